@@ -1,0 +1,6 @@
+export * from './schema'
+export * from './client'
+export { migrateDb, migrationsFolder } from './migrate'
+export { slugify } from './slug'
+export { seedDemo, isEmptyCatalogue } from './seed'
+export { textSearch, searchWords, MAX_QUERY_LENGTH } from './search'

@@ -1,0 +1,279 @@
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
+
+// Ids are UUID v7 strings made by the application (Bun.randomUUIDv7()): time-ordered, so
+// "newest first" and "ties broken by id" agree, and they stay strings on the wire.
+const id = () => text('id').primaryKey()
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+
+export const eventStatus = pgEnum('event_status', ['published', 'pending', 'draft', 'rejected'])
+export const eventType = pgEnum('event_type', ['offline', 'online', 'hybrid'])
+export const articleStatus = pgEnum('article_status', ['published', 'draft'])
+
+export type EventStatus = (typeof eventStatus.enumValues)[number]
+export type EventType = (typeof eventType.enumValues)[number]
+export type GalleryItem = { url: string; caption: string | null }
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull().unique(),
+    description: text('description').notNull().default(''),
+    icon: text('icon').notNull().default(''),
+    imageUrl: text('image_url').notNull().default(''),
+    isActive: boolean('is_active').notNull().default(true),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('categories_order_idx').on(t.sortOrder, t.name, t.id)],
+)
+
+export const cities = pgTable(
+  'cities',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull().unique(),
+    province: text('province').notNull(),
+    country: text('country').notNull().default('Indonesia'),
+    // IANA zone: event dates and times are local to the event's city
+    timeZone: text('time_zone').notNull().default('Asia/Jakarta'),
+    imageUrl: text('image_url').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('cities_name_idx').on(t.name, t.id)],
+)
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull().unique(),
+    createdAt: createdAt(),
+  },
+  // tag names are unique regardless of case: "Musik" and "musik" are one tag
+  (t) => [uniqueIndex('tags_name_lower_idx').on(sql`lower(${t.name})`)],
+)
+
+export const events = pgTable(
+  'events',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull().unique(),
+    shortDescription: text('short_description').notNull().default(''),
+    // sanitised HTML
+    description: text('description').notNull().default(''),
+    posterUrl: text('poster_url').notNull().default(''),
+    gallery: jsonb('gallery').$type<GalleryItem[]>().notNull().default([]),
+    startDate: date('start_date').notNull(),
+    endDate: date('end_date').notNull(),
+    startTime: time('start_time'),
+    endTime: time('end_time'),
+    eventType: eventType('event_type').notNull().default('offline'),
+    venueName: text('venue_name').notNull().default(''),
+    venueAddress: text('venue_address').notNull().default(''),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    cityId: text('city_id').references(() => cities.id),
+    categoryId: text('category_id')
+      .notNull()
+      .references(() => categories.id),
+    organizerName: text('organizer_name').notNull(),
+    contactName: text('contact_name').notNull().default(''),
+    contactPhone: text('contact_phone').notNull().default(''),
+    contactEmail: text('contact_email').notNull().default(''),
+    ticketUrl: text('ticket_url').notNull().default(''),
+    isFree: boolean('is_free').notNull().default(false),
+    // rupiah; numeric so large prices stay exact, mapped to a JSON number on the way out
+    ticketPriceMin: numeric('ticket_price_min', { precision: 14, scale: 2 }).notNull().default('0'),
+    ticketPriceMax: numeric('ticket_price_max', { precision: 14, scale: 2 }).notNull().default('0'),
+    status: eventStatus('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    // full-text document: title weighs most, then organizer, then the body
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('indonesian', immutable_unaccent(title)), 'A') || setweight(to_tsvector('indonesian', immutable_unaccent(organizer_name)), 'B') || setweight(to_tsvector('indonesian', immutable_unaccent(short_description || ' ' || regexp_replace(description, '<[^>]*>', ' ', 'g'))), 'C')`,
+    ),
+    // lower-cased, accent-free title + organizer for the trigram (typo/partial word) fallback
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`immutable_unaccent(lower(title || ' ' || organizer_name))`,
+    ),
+  },
+  (t) => [
+    index('events_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    index('events_status_start_idx').on(t.status, t.startDate, t.id),
+    index('events_status_price_idx').on(t.status, t.ticketPriceMin, t.id),
+    index('events_status_title_idx').on(t.status, t.title, t.id),
+    index('events_category_idx').on(t.categoryId, t.status),
+    index('events_city_idx').on(t.cityId, t.status),
+    index('events_type_idx').on(t.eventType, t.status),
+    index('events_free_idx').on(t.isFree, t.status),
+    index('events_search_idx').using('gin', t.searchVector),
+    index('events_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+)
+
+export const eventTags = pgTable(
+  'event_tags',
+  {
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    tagId: text('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.tagId] }), index('event_tags_tag_idx').on(t.tagId, t.eventId)],
+)
+
+export const newsArticles = pgTable(
+  'news_articles',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull().unique(),
+    excerpt: text('excerpt').notNull().default(''),
+    // sanitised HTML
+    content: text('content').notNull().default(''),
+    coverUrl: text('cover_url').notNull().default(''),
+    // article category label, e.g. "Tips", "Liputan", "Review"
+    category: text('category').notNull(),
+    authorName: text('author_name').notNull(),
+    isFeatured: boolean('is_featured').notNull().default(false),
+    status: articleStatus('status').notNull().default('published'),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('indonesian', immutable_unaccent(title)), 'A') || setweight(to_tsvector('indonesian', immutable_unaccent(excerpt || ' ' || regexp_replace(content, '<[^>]*>', ' ', 'g'))), 'B')`,
+    ),
+    searchText: text('search_text').generatedAlwaysAs(sql`immutable_unaccent(lower(title))`),
+  },
+  (t) => [
+    index('news_status_published_idx').on(t.status, t.publishedAt.desc(), t.id.desc()),
+    index('news_category_idx').on(sql`lower(${t.category})`, t.status),
+    index('news_search_idx').using('gin', t.searchVector),
+    index('news_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+)
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: updatedAt(),
+})
+
+export const adminUsers = pgTable('admin_users', {
+  id: id(),
+  username: text('username').notNull().unique(),
+  name: text('name').notNull(),
+  role: text('role').notNull().default('admin'),
+  // Bun.password (argon2id) hash
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+})
+
+export const adminSessions = pgTable(
+  'admin_sessions',
+  {
+    id: id(),
+    // sha-256 of the cookie token; the token itself is never stored
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    // absolute expiry; the idle expiry is last_seen_at + idle lifetime
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+  },
+  (t) => [index('admin_sessions_user_idx').on(t.userId)],
+)
+
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: id(),
+    username: text('username').notNull(),
+    ip: text('ip').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('login_attempts_username_idx').on(sql`lower(${t.username})`, t.createdAt),
+    index('login_attempts_ip_idx').on(t.ip, t.createdAt),
+  ],
+)
+
+export const moderationLog = pgTable(
+  'moderation_log',
+  {
+    id: id(),
+    adminId: text('admin_id')
+      .notNull()
+      .references(() => adminUsers.id),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    fromStatus: eventStatus('from_status').notNull(),
+    toStatus: eventStatus('to_status').notNull(),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('moderation_log_event_idx').on(t.eventId, t.createdAt)],
+)
+
+// Fixed-window counters shared by every replica (a per-process counter would give each
+// replica behind the gateway its own allowance).
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_hits_expires_idx').on(t.expiresAt)],
+)
+
+export const schema = {
+  categories,
+  cities,
+  tags,
+  events,
+  eventTags,
+  newsArticles,
+  settings,
+  adminUsers,
+  adminSessions,
+  loginAttempts,
+  moderationLog,
+  rateLimitHits,
+}

@@ -1,0 +1,32 @@
+import { Elysia } from 'elysia'
+import { readJsonLimited } from './body-limit'
+import { errorEnvelope } from './errors'
+import { health, type ReadinessCheck } from './health'
+import { requestLog, type Logger } from './request-log'
+
+export interface BaseAppOptions {
+  service: string
+  logger: Logger
+  checks: Record<string, ReadinessCheck>
+  isDraining?: () => boolean
+  /** JSON bodies above this get 413; the API's JSON inputs are all small. */
+  jsonLimitBytes?: number
+}
+
+export const DEFAULT_JSON_LIMIT_BYTES = 64 * 1024
+
+/**
+ * What every service app starts from: request id + log line, the error envelope, size-capped
+ * JSON parsing, `/health` and `/ready`.
+ */
+export function createBaseApp(options: BaseAppOptions) {
+  const jsonLimit = options.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES
+  return new Elysia({ name: `base.${options.service}` })
+    .use(requestLog(options.logger))
+    .use(errorEnvelope(options.logger))
+    .onParse({ as: 'global' }, ({ request, contentType }) => {
+      if (contentType === 'application/json' || contentType?.startsWith('application/json'))
+        return readJsonLimited(request, jsonLimit)
+    })
+    .use(health(options.service, options.checks, options.isDraining))
+}

@@ -1,0 +1,71 @@
+import { dirname, join } from 'node:path'
+import { Elysia } from 'elysia'
+import { openapi } from '@elysiajs/openapi'
+import { envelope } from './errors'
+
+const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'))
+// served by the app itself so the page works with no internet access
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+}
+
+export const errorEnvelopeSchema = {
+  type: 'object',
+  required: ['success', 'error'],
+  properties: {
+    success: { type: 'boolean', enum: [false] },
+    error: { type: 'string', description: 'Pesan kesalahan dalam bahasa Indonesia', example: 'Event tidak ditemukan' },
+    details: {
+      type: 'array',
+      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+}
+
+/**
+ * `GET /docs` (Swagger UI) and `GET /api/openapi.json` generated from the routes of the app it
+ * is used in, with TypeBox schemas as request/response schemas.
+ */
+export const docs = (title: string, description: string) =>
+  new Elysia({ name: 'kit.docs', seed: title })
+    .get(
+      '/docs/assets/:file',
+      ({ params }) => {
+        const type = ASSETS[params.file]
+        if (!type) return envelope(404, 'Berkas tidak ditemukan')
+        return new Response(Bun.file(join(swaggerDir, params.file)), {
+          headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' },
+        })
+      },
+      { detail: { hide: true } },
+    )
+    .use(
+      openapi({
+        path: '/docs',
+        specPath: '/api/openapi.json',
+        provider: 'swagger-ui',
+        swagger: {
+          cdn: '/docs/assets/swagger-ui-bundle.js',
+          theme: '/docs/assets/swagger-ui.css',
+          autoDarkMode: false,
+        },
+        exclude: { paths: ['/docs/assets/:file'] },
+        documentation: {
+          info: { title, description, version: '1.0.0' },
+          components: { schemas: { ErrorEnvelope: errorEnvelopeSchema as any } },
+          tags: [
+            { name: 'Event', description: 'Daftar, detail, dan pengajuan event' },
+            { name: 'Kategori' },
+            { name: 'Kota' },
+            { name: 'Tag' },
+            { name: 'Berita' },
+            { name: 'Media', description: 'Unggah gambar dan cek berkas' },
+            { name: 'Platform', description: 'Statistik dan pengaturan situs' },
+            { name: 'Admin', description: 'Login dan moderasi (butuh cookie sesi)' },
+            { name: 'Sistem' },
+          ],
+        },
+      }),
+    )

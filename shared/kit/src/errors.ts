@@ -1,0 +1,123 @@
+import { Elysia } from 'elysia'
+import { isDatabaseUnavailable } from '@app/db'
+import { requestIdOf, type Logger } from './request-log'
+
+export type FieldError = { field: string; message: string }
+
+/** An error with an HTTP status and an Indonesian message for people. */
+export class HttpError extends Error {
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly details?: FieldError[],
+    public readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+  }
+}
+
+/** Storage, database or another dependency cannot serve now. */
+export class ServiceUnavailableError extends HttpError {
+  constructor(message = MESSAGES.unavailable) {
+    super(503, message)
+  }
+}
+
+export const MESSAGES = {
+  notFound: 'Halaman atau endpoint tidak ditemukan',
+  malformedJson: 'Format JSON tidak valid',
+  validation: 'Data yang dikirim tidak valid',
+  tooLarge: 'Ukuran data melebihi batas yang diizinkan',
+  rateLimited: 'Terlalu banyak permintaan, coba lagi nanti',
+  unavailable: 'Layanan sedang tidak tersedia, coba lagi nanti',
+  internal: 'Terjadi kesalahan pada server',
+} as const
+
+export type Envelope = { success: false; error: string; details?: FieldError[] }
+
+export function envelope(status: number, error: string, details?: FieldError[], headers?: Record<string, string>) {
+  const body: Envelope = { success: false, error }
+  if (details?.length) body.details = details
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  })
+}
+
+// Indonesian text for TypeBox failure kinds, when the schema carries no `error` of its own.
+function describe(kind: number, schema: any): string {
+  switch (true) {
+    case schema?.anyOf !== undefined || schema?.enum !== undefined:
+      return 'nilai tidak dikenali'
+    case schema?.type === 'integer' || schema?.type === 'number':
+      if (schema?.minimum !== undefined && schema?.maximum !== undefined)
+        return `harus berupa angka antara ${schema.minimum} dan ${schema.maximum}`
+      if (schema?.minimum !== undefined) return `harus berupa angka minimal ${schema.minimum}`
+      return 'harus berupa angka'
+    case schema?.type === 'string':
+      if (schema?.maxLength !== undefined && kind !== 54 /* String */) return `maksimal ${schema.maxLength} karakter`
+      return 'harus berupa teks'
+    case schema?.type === 'boolean':
+      return 'harus berupa true atau false'
+    case schema?.type === 'array':
+      return 'harus berupa daftar'
+    case schema?.type === 'object':
+      return 'harus berupa objek'
+    default:
+      return 'tidak valid'
+  }
+}
+
+/** Turns an Elysia validation error into field errors with Indonesian messages. */
+export function fieldErrors(error: any): FieldError[] {
+  const seen = new Set<string>()
+  const out: FieldError[] = []
+  let all: any[] = []
+  try {
+    all = error.all ?? []
+  } catch {
+    all = []
+  }
+  for (const e of all) {
+    const field = String(e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || 'body'
+    if (seen.has(field)) continue
+    seen.add(field)
+    const custom = typeof e.schema?.error === 'string' ? e.schema.error : undefined
+    const missing = e.value === undefined
+    out.push({ field, message: custom ?? (missing ? `${field} wajib diisi` : `${field} ${describe(e.type, e.schema)}`) })
+  }
+  return out
+}
+
+/**
+ * The one place that maps every failure to `{success: false, error}`: unknown routes, malformed
+ * JSON, validation (400 instead of Elysia's 422), HttpError, database down (503) and anything
+ * unexpected (500, logged with the request id, never shown to the client).
+ */
+export const errorEnvelope = (logger: Logger) =>
+  new Elysia({ name: 'kit.error-envelope' }).onError({ as: 'global' }, ({ code, error, request }) => {
+    if (error instanceof HttpError) return envelope(error.status, error.message, error.details, error.headers)
+    switch (code) {
+      case 'NOT_FOUND':
+        return envelope(404, MESSAGES.notFound)
+      case 'PARSE':
+        return envelope(400, MESSAGES.malformedJson)
+      case 'VALIDATION': {
+        const details = fieldErrors(error)
+        return envelope(400, details[0]?.message ?? MESSAGES.validation, details)
+      }
+      case 'INVALID_COOKIE_SIGNATURE':
+        return envelope(401, 'Sesi tidak valid atau telah berakhir')
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.warn('database unavailable', { request_id: requestIdOf(request), error: String((error as any)?.message ?? error) })
+      return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '5' })
+    }
+    const status = (error as any)?.status
+    if (typeof status === 'number' && status === 413) return envelope(413, MESSAGES.tooLarge)
+    logger.error('unhandled error', {
+      request_id: requestIdOf(request),
+      error: String((error as any)?.stack ?? error),
+    })
+    return envelope(500, MESSAGES.internal)
+  })

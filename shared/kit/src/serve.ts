@@ -1,0 +1,44 @@
+import type { Elysia } from 'elysia'
+import type { Logger } from './request-log'
+
+export interface Lifecycle {
+  /** True once shutdown has begun: /ready answers 503 so no new work is routed here. */
+  draining: boolean
+}
+
+export function createLifecycle(): Lifecycle {
+  return { draining: false }
+}
+
+// A little above the 24 MB upload limit plus multipart framing; everything else is capped lower
+// by the app itself (JSON 64 KB). Bun's own default would be 128 MB.
+export const MAX_REQUEST_BODY_BYTES = 25 * 1024 * 1024
+
+/**
+ * Listens on `port` and shuts down gracefully on SIGTERM/SIGINT: stop accepting connections,
+ * let requests in flight finish, then close the database pool and exit.
+ */
+export function serve(
+  app: Elysia<any, any, any, any, any, any, any>,
+  options: { port: number; service: string; logger: Logger; lifecycle: Lifecycle; onClose: () => Promise<void> },
+) {
+  app.listen({ port: options.port, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, idleTimeout: 60 })
+  options.logger.info('listening', { service: options.service, port: app.server?.port })
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    options.lifecycle.draining = true
+    options.logger.info('shutting down', { signal })
+    try {
+      // without `true`, stop() lets in-flight requests finish before it resolves
+      await app.server?.stop()
+      await options.onClose()
+    } finally {
+      process.exit(0)
+    }
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+  return app
+}
