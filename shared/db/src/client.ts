@@ -3,6 +3,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SQL } from 'drizzle-orm'
 import postgres from 'postgres'
+import type { PGlite, PGliteInterface } from '@electric-sql/pglite'
 import { schema } from './schema'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -64,8 +65,12 @@ async function createPglite(dataDir: string | undefined): Promise<Database> {
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
   const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent')
   if (dataDir) (await import('node:fs')).mkdirSync(dataDir, { recursive: true })
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent } })
-  const db = drizzlePglite(client, { schema }) as unknown as Db
+  return wrapPglite(await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent } }))
+}
+
+/** A Database over an already open PGlite instance. */
+export function wrapPglite(client: PGliteInterface): Database {
+  const db = drizzlePglite(client as PGlite, { schema }) as unknown as Db
   let closed = false
   return {
     db,

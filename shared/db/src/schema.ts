@@ -119,9 +119,7 @@ export const events = pgTable(
       sql`setweight(to_tsvector('indonesian', immutable_unaccent(title)), 'A') || setweight(to_tsvector('indonesian', immutable_unaccent(organizer_name)), 'B') || setweight(to_tsvector('indonesian', immutable_unaccent(short_description || ' ' || regexp_replace(description, '<[^>]*>', ' ', 'g'))), 'C')`,
     ),
     // lower-cased, accent-free title + organizer for the trigram (typo/partial word) fallback
-    searchText: text('search_text').generatedAlwaysAs(
-      sql`immutable_unaccent(lower(title || ' ' || organizer_name))`,
-    ),
+    searchText: text('search_text').generatedAlwaysAs(sql`immutable_unaccent(lower(title || ' ' || organizer_name))`),
   },
   (t) => [
     index('events_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),

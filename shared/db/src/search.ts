@@ -6,7 +6,10 @@ const MAX_WORDS = 12
 
 /** Lower-case, accent-free words of a search text (letters and digits only). */
 export function searchWords(q: string): string[] {
-  const folded = q.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+  const folded = q
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
   return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS)
 }
 

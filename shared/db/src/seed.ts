@@ -2,15 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Database } from './client'
 import { categories, cities, eventTags, events, newsArticles, settings, tags, type EventStatus } from './schema'
 import { slugify } from './slug'
-import {
-  demoAuthors,
-  demoCategories,
-  demoCities,
-  demoEventTemplates,
-  demoNews,
-  demoSettings,
-  demoTags,
-} from './seed-data'
+import { demoAuthors, demoCategories, demoCities, demoEventTemplates, demoNews, demoSettings, demoTags } from './seed-data'
 
 const DAY_MS = 86_400_000
 
@@ -51,7 +43,9 @@ export async function seedDemo(database: Database, now = Date.now()): Promise<vo
       .values(demoTags.map((name) => ({ id: Bun.randomUUIDv7(), name, slug: slugify(name) })))
       .onConflictDoNothing()
 
-    const categoryIds = new Map((await tx.select({ id: categories.id, slug: categories.slug }).from(categories)).map((r) => [r.slug, r.id]))
+    const categoryIds = new Map(
+      (await tx.select({ id: categories.id, slug: categories.slug }).from(categories)).map((r) => [r.slug, r.id]),
+    )
     const cityRows = await tx.select({ id: cities.id, slug: cities.slug }).from(cities)
     const cityIds = new Map(cityRows.map((r) => [r.slug, r.id]))
     const tagIds = new Map((await tx.select({ id: tags.id, name: tags.name }).from(tags)).map((r) => [r.name, r.id]))

@@ -64,7 +64,8 @@ export function readConfig(env: Env = process.env): Config {
     const secretKey = env.S3_SECRET_KEY ?? ''
     if (!accessKey || !secretKey) throw new ConfigError('S3_ACCESS_KEY and S3_SECRET_KEY are required when S3_ENDPOINT is set')
     const bucket = env.S3_BUCKET || 'uploads'
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET "${bucket}" is not a valid bucket name`)
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+      throw new ConfigError(`S3_BUCKET "${bucket}" is not a valid bucket name`)
     s3 = { endpoint: s3Endpoint, accessKey, secretKey, bucket, region: env.S3_REGION || 'us-east-1' }
   }
   const publicMediaUrl = url(env, 'PUBLIC_MEDIA_URL', ['http:', 'https:'])

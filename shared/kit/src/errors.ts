@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import { isDatabaseUnavailable } from '@app/db'
 import { requestIdOf, type Logger } from './request-log'
 
@@ -32,6 +32,16 @@ export const MESSAGES = {
   unavailable: 'Layanan sedang tidak tersedia, coba lagi nanti',
   internal: 'Terjadi kesalahan pada server',
 } as const
+
+/** The error envelope as a schema, for route `response` maps and the OpenAPI document. */
+export const errorResponse = t.Object(
+  {
+    success: t.Literal(false),
+    error: t.String({ description: 'Pesan kesalahan dalam bahasa Indonesia' }),
+    details: t.Optional(t.Array(t.Object({ field: t.String(), message: t.String() }))),
+  },
+  { description: 'Amplop kesalahan' },
+)
 
 export type Envelope = { success: false; error: string; details?: FieldError[] }
 
@@ -79,10 +89,17 @@ export function fieldErrors(error: any): FieldError[] {
     all = []
   }
   for (const e of all) {
-    const field = String(e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || 'body'
+    const custom = typeof e.schema?.error === 'string' ? e.schema.error : undefined
+    // coerced query values (page, limit) are checked one by one and come without a path; our
+    // own messages always start with the field name, so that names the field
+    const field =
+      String(e.path ?? '')
+        .replace(/^\//, '')
+        .replace(/\//g, '.') ||
+      custom?.split(' ')[0] ||
+      String(error.type ?? 'body')
     if (seen.has(field)) continue
     seen.add(field)
-    const custom = typeof e.schema?.error === 'string' ? e.schema.error : undefined
     const missing = e.value === undefined
     out.push({ field, message: custom ?? (missing ? `${field} wajib diisi` : `${field} ${describe(e.type, e.schema)}`) })
   }
@@ -95,29 +112,36 @@ export function fieldErrors(error: any): FieldError[] {
  * unexpected (500, logged with the request id, never shown to the client).
  */
 export const errorEnvelope = (logger: Logger) =>
-  new Elysia({ name: 'kit.error-envelope' }).onError({ as: 'global' }, ({ code, error, request }) => {
-    if (error instanceof HttpError) return envelope(error.status, error.message, error.details, error.headers)
-    switch (code) {
-      case 'NOT_FOUND':
-        return envelope(404, MESSAGES.notFound)
-      case 'PARSE':
-        return envelope(400, MESSAGES.malformedJson)
-      case 'VALIDATION': {
-        const details = fieldErrors(error)
-        return envelope(400, details[0]?.message ?? MESSAGES.validation, details)
-      }
-      case 'INVALID_COOKIE_SIGNATURE':
-        return envelope(401, 'Sesi tidak valid atau telah berakhir')
-    }
-    if (isDatabaseUnavailable(error)) {
-      logger.warn('database unavailable', { request_id: requestIdOf(request), error: String((error as any)?.message ?? error) })
-      return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '5' })
-    }
-    const status = (error as any)?.status
-    if (typeof status === 'number' && status === 413) return envelope(413, MESSAGES.tooLarge)
-    logger.error('unhandled error', {
-      request_id: requestIdOf(request),
-      error: String((error as any)?.stack ?? error),
-    })
-    return envelope(500, MESSAGES.internal)
+  new Elysia({ name: 'kit.error-envelope' }).onError({ as: 'global' }, (context) => {
+    const response = toEnvelope(context, logger)
+    // so the request log line shows the status actually sent
+    context.set.status = response.status
+    return response
   })
+
+function toEnvelope({ code, error, request }: { code: unknown; error: unknown; request: Request }, logger: Logger): Response {
+  if (error instanceof HttpError) return envelope(error.status, error.message, error.details, error.headers)
+  switch (code) {
+    case 'NOT_FOUND':
+      return envelope(404, MESSAGES.notFound)
+    case 'PARSE':
+      return envelope(400, MESSAGES.malformedJson)
+    case 'VALIDATION': {
+      const details = fieldErrors(error)
+      return envelope(400, details[0]?.message ?? MESSAGES.validation, details)
+    }
+    case 'INVALID_COOKIE_SIGNATURE':
+      return envelope(401, 'Sesi tidak valid atau telah berakhir')
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn('database unavailable', { request_id: requestIdOf(request), error: String((error as any)?.message ?? error) })
+    return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '5' })
+  }
+  const status = (error as any)?.status
+  if (typeof status === 'number' && status === 413) return envelope(413, MESSAGES.tooLarge)
+  logger.error('unhandled error', {
+    request_id: requestIdOf(request),
+    error: String((error as any)?.stack ?? error),
+  })
+  return envelope(500, MESSAGES.internal)
+}

@@ -40,7 +40,11 @@ export const health = (service: string, checks: Record<string, ReadinessCheck>, 
         if (isDraining()) return envelope(503, 'Layanan sedang dihentikan')
         if (results.every(Boolean)) return { success: true as const, status: 'ready', service, checks: status }
         const down = names.filter((_, i) => !results[i])
-        return envelope(503, `Layanan belum siap: ${down.join(', ')} tidak dapat dihubungi`, down.map((field) => ({ field, message: 'tidak dapat dihubungi' })))
+        return envelope(
+          503,
+          `Layanan belum siap: ${down.join(', ')} tidak dapat dihubungi`,
+          down.map((field) => ({ field, message: 'tidak dapat dihubungi' })),
+        )
       },
       { detail: { tags: ['Sistem'], summary: 'Siap melayani (database, penyimpanan)' } },
     )

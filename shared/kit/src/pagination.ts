@@ -61,5 +61,24 @@ export function pagination(req: PageRequest, total: number, withLinks = false): 
   }
   if (!withLinks) return base
   // prev of a page past the end is the last real page, so a client can always step back
-  return { ...base, next_page: hasNext ? req.page + 1 : null, prev_page: hasPrev ? Math.min(req.page - 1, Math.max(totalPages, 1)) : null }
+  return {
+    ...base,
+    next_page: hasNext ? req.page + 1 : null,
+    prev_page: hasPrev ? Math.min(req.page - 1, Math.max(totalPages, 1)) : null,
+  }
+}
+
+/**
+ * One of fixed string values. (t.UnionEnum is not used for inputs: Elysia fills an absent
+ * optional UnionEnum with its first value, which would silently turn on a filter.)
+ */
+export function oneOf<const T extends string>(
+  values: readonly T[],
+  options: { error?: string; description?: string; default?: T } = {},
+) {
+  type Literal = ReturnType<typeof t.Literal<T>>
+  return t.Union(
+    values.map((v) => t.Literal(v)),
+    options,
+  ) as unknown as ReturnType<typeof t.Union<[Literal]>>
 }

@@ -1,0 +1,37 @@
+// `bun start`: all four services in ONE process on one port, on embedded defaults (PGlite under
+// DATA_DIR, files on local disk) unless DATABASE_URL / S3_ENDPOINT say otherwise. The same
+// service plugins run as separate processes behind Caddy in production (services/*/src/main.ts).
+import { join } from 'node:path'
+import { createDb, isEmptyCatalogue, migrateDb, seedDemo } from '@app/db'
+import { createBaseApp, createLifecycle, createLogger, createRateLimiter, docs, readConfigOrExit, serve } from '@app/kit'
+import { adminDepsFromConfig, adminService, bootstrapAdmin } from '@app/admin'
+import { catalogDepsFromConfig, catalogService } from '@app/catalog'
+import { mediaDepsFromConfig, mediaService } from '@app/media'
+import { newsDepsFromConfig, newsService } from '@app/news'
+
+const config = readConfigOrExit()
+const logger = createLogger(config.logLevel, 'all')
+const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite') })
+await migrateDb(database)
+if (config.seedDemo && (await isEmptyCatalogue(database))) {
+  await seedDemo(database)
+  logger.info('demo data seeded')
+}
+await bootstrapAdmin(database, config, logger)
+
+const shared = { database, rateLimiter: createRateLimiter(database) }
+const media = await mediaDepsFromConfig(config, shared)
+const lifecycle = createLifecycle()
+const app = createBaseApp({
+  service: 'all',
+  logger,
+  checks: { database: () => database.ping() },
+  isDraining: () => lifecycle.draining,
+})
+  .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))
+  .use(catalogService(await catalogDepsFromConfig(config, shared)))
+  .use(newsService(await newsDepsFromConfig(config, shared)))
+  .use(mediaService(media))
+  .use(adminService(await adminDepsFromConfig(config, shared)))
+
+serve(app, { port: config.port, service: 'all', logger, lifecycle, onClose: () => database.close() })

@@ -1,0 +1,20 @@
+import { createBaseApp, docs, type Lifecycle, type Logger } from '@app/kit'
+import type { AdminDeps } from './deps'
+import { adminService } from './index'
+
+export interface AdminAppDeps extends AdminDeps {
+  logger: Logger
+  lifecycle?: Lifecycle
+}
+
+/** The admin service on its own: base (envelope, log, health) + docs + admin routes. */
+export function createApp(deps: AdminAppDeps) {
+  return createBaseApp({
+    service: 'admin',
+    logger: deps.logger,
+    checks: { database: () => deps.database.ping() },
+    isDraining: () => deps.lifecycle?.draining ?? false,
+  })
+    .use(docs('Event Catalog API: admin', 'Login admin dan moderasi event.'))
+    .use(adminService(deps))
+}

@@ -1,0 +1,20 @@
+import { createBaseApp, docs, type Lifecycle, type Logger } from '@app/kit'
+import type { CatalogDeps } from './deps'
+import { catalogService } from './index'
+
+export interface CatalogAppDeps extends CatalogDeps {
+  logger: Logger
+  lifecycle?: Lifecycle
+}
+
+/** The catalog service on its own: base (envelope, log, health) + docs + catalog routes. */
+export function createApp(deps: CatalogAppDeps) {
+  return createBaseApp({
+    service: 'catalog',
+    logger: deps.logger,
+    checks: { database: () => deps.database.ping() },
+    isDraining: () => deps.lifecycle?.draining ?? false,
+  })
+    .use(docs('Event Catalog API: catalog', 'Event, kategori, kota, tag, statistik, dan pengaturan.'))
+    .use(catalogService(deps))
+}

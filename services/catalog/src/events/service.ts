@@ -1,0 +1,160 @@
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
+import { categories, cities, eventTags, events, tags, textSearch, toHourMinute, toNumber, type Database } from '@app/db'
+import type { PageRequest } from '@app/kit'
+import type { EventListQuery, EventSort } from './model'
+
+const ORDER: Record<EventSort, SQL[]> = {
+  created_at_desc: [desc(events.createdAt), desc(events.id)],
+  start_date_asc: [asc(events.startDate), asc(events.id)],
+  start_date_desc: [desc(events.startDate), desc(events.id)],
+  price_asc: [asc(events.ticketPriceMin), asc(events.id)],
+  title_asc: [asc(events.title), asc(events.id)],
+}
+
+/** Filters of the public list; unknown slugs simply match nothing. */
+function listFilter(query: EventListQuery): SQL {
+  const conditions: (SQL | undefined)[] = [eq(events.status, 'published')]
+  if (query.kategori) conditions.push(sql`${events.categoryId} = (select id from categories where slug = ${query.kategori})`)
+  if (query.kota) conditions.push(sql`${events.cityId} = (select id from cities where slug = ${query.kota})`)
+  if (query.tag)
+    conditions.push(
+      sql`exists (select 1 from event_tags et join tags tg on tg.id = et.tag_id where et.event_id = ${events.id} and tg.slug = ${query.tag})`,
+    )
+  if (query.format) conditions.push(eq(events.eventType, query.format))
+  if (query.gratis !== undefined) conditions.push(eq(events.isFree, query.gratis === '1'))
+  if (query.q) conditions.push(textSearch(events.searchVector, events.searchText, query.q) ?? undefined)
+  return and(...conditions)!
+}
+
+export const listColumns = {
+  id: events.id,
+  title: events.title,
+  slug: events.slug,
+  shortDescription: events.shortDescription,
+  posterUrl: events.posterUrl,
+  startDate: events.startDate,
+  endDate: events.endDate,
+  startTime: events.startTime,
+  eventType: events.eventType,
+  venueName: events.venueName,
+  cityName: cities.name,
+  citySlug: cities.slug,
+  categoryName: categories.name,
+  categorySlug: categories.slug,
+  ticketPriceMin: events.ticketPriceMin,
+  ticketPriceMax: events.ticketPriceMax,
+  isFree: events.isFree,
+  organizerName: events.organizerName,
+}
+
+type ListRow = {
+  id: string
+  title: string
+  slug: string
+  shortDescription: string
+  posterUrl: string
+  startDate: string
+  endDate: string
+  startTime: string | null
+  eventType: 'offline' | 'online' | 'hybrid'
+  venueName: string
+  cityName: string | null
+  citySlug: string | null
+  categoryName: string | null
+  categorySlug: string | null
+  ticketPriceMin: string
+  ticketPriceMax: string
+  isFree: boolean
+  organizerName: string
+}
+
+export function toListItem(row: ListRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    short_description: row.shortDescription,
+    poster_url: row.posterUrl,
+    start_date: row.startDate,
+    end_date: row.endDate,
+    start_time: toHourMinute(row.startTime),
+    event_type: row.eventType,
+    venue_name: row.venueName,
+    city_name: row.cityName,
+    city_slug: row.citySlug,
+    category_name: row.categoryName!,
+    category_slug: row.categorySlug!,
+    ticket_price_min: toNumber(row.ticketPriceMin),
+    ticket_price_max: toNumber(row.ticketPriceMax),
+    is_free: row.isFree ? (1 as const) : (0 as const),
+    organizer_name: row.organizerName,
+  }
+}
+
+/** One page of published events and the total matching the filter: two queries, any page size. */
+export async function listEvents({ db }: Database, query: EventListQuery, page: PageRequest) {
+  const where = listFilter(query)
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(listColumns)
+      .from(events)
+      .innerJoin(categories, eq(categories.id, events.categoryId))
+      .leftJoin(cities, eq(cities.id, events.cityId))
+      .where(where)
+      .orderBy(...ORDER[query.sort ?? 'created_at_desc'])
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(events)
+      .where(where),
+  ])
+  return { items: rows.map(toListItem), total }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A published event by slug, or by id when the value is an id; null when there is none. */
+export async function findPublishedEvent({ db }: Database, slugOrId: string) {
+  const match = UUID.test(slugOrId)
+    ? or(eq(events.slug, slugOrId), eq(events.id, slugOrId.toLowerCase()))
+    : eq(events.slug, slugOrId)
+  const [row] = await db
+    .select({
+      ...listColumns,
+      description: events.description,
+      gallery: events.gallery,
+      endTime: events.endTime,
+      venueAddress: events.venueAddress,
+      latitude: events.latitude,
+      longitude: events.longitude,
+      cityTimeZone: cities.timeZone,
+      contactPhone: events.contactPhone,
+      ticketUrl: events.ticketUrl,
+    })
+    .from(events)
+    .innerJoin(categories, eq(categories.id, events.categoryId))
+    .leftJoin(cities, eq(cities.id, events.cityId))
+    .where(and(match, eq(events.status, 'published')))
+    .limit(1)
+  if (!row) return null
+  const eventTagRows = await db
+    .select({ id: tags.id, name: tags.name, slug: tags.slug })
+    .from(eventTags)
+    .innerJoin(tags, eq(tags.id, eventTags.tagId))
+    .where(inArray(eventTags.eventId, [row.id]))
+    .orderBy(asc(tags.name))
+  return {
+    ...toListItem(row),
+    description: row.description,
+    gallery: row.gallery,
+    end_time: toHourMinute(row.endTime),
+    venue_address: row.venueAddress,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    city_time_zone: row.cityTimeZone,
+    contact_phone: row.contactPhone,
+    ticket_url: row.ticketUrl,
+    tags: eventTagRows,
+  }
+}

@@ -1,0 +1,14 @@
+// The catalog service as its own process: env -> deps -> listen.
+import { join } from 'node:path'
+import { createDb } from '@app/db'
+import { createLifecycle, createLogger, createRateLimiter, readConfigOrExit, serve } from '@app/kit'
+import { createApp } from './app'
+import { catalogDepsFromConfig } from './deps'
+
+const config = readConfigOrExit()
+const logger = createLogger(config.logLevel, 'catalog')
+const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite') })
+const lifecycle = createLifecycle()
+const deps = await catalogDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) })
+const app = createApp({ ...deps, logger, lifecycle })
+serve(app, { port: config.port, service: 'catalog', logger, lifecycle, onClose: () => database.close() })

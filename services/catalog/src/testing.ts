@@ -1,0 +1,16 @@
+import { createTestDatabase, type TestDatabase } from '@app/db/testing'
+import { createLogger, createRateLimiter } from '@app/kit'
+import { createApp } from './app'
+
+/** The catalog app over a fresh, demo-seeded test database. */
+export async function createTestCatalog(overrides: { submitLimitPerHour?: number } = {}) {
+  const database: TestDatabase = await createTestDatabase()
+  const app = createApp({
+    database,
+    rateLimiter: createRateLimiter(database),
+    submitLimitPerHour: overrides.submitLimitPerHour ?? 1000,
+    trustedProxies: ['*'],
+    logger: createLogger('silent'),
+  })
+  return { app, database }
+}

@@ -1,0 +1,20 @@
+import { createBaseApp, docs, type Lifecycle, type Logger } from '@app/kit'
+import type { MediaDeps } from './deps'
+import { mediaService } from './index'
+
+export interface MediaAppDeps extends MediaDeps {
+  logger: Logger
+  lifecycle?: Lifecycle
+}
+
+/** The media service on its own: base (envelope, log, health) + docs + media routes. */
+export function createApp(deps: MediaAppDeps) {
+  return createBaseApp({
+    service: 'media',
+    logger: deps.logger,
+    checks: { database: () => deps.database.ping() },
+    isDraining: () => deps.lifecycle?.draining ?? false,
+  })
+    .use(docs('Event Catalog API: media', 'Unggah gambar dan cek berkas.'))
+    .use(mediaService(deps))
+}

@@ -1,0 +1,20 @@
+import { createBaseApp, docs, type Lifecycle, type Logger } from '@app/kit'
+import type { NewsDeps } from './deps'
+import { newsService } from './index'
+
+export interface NewsAppDeps extends NewsDeps {
+  logger: Logger
+  lifecycle?: Lifecycle
+}
+
+/** The news service on its own: base (envelope, log, health) + docs + news routes. */
+export function createApp(deps: NewsAppDeps) {
+  return createBaseApp({
+    service: 'news',
+    logger: deps.logger,
+    checks: { database: () => deps.database.ping() },
+    isDraining: () => deps.lifecycle?.draining ?? false,
+  })
+    .use(docs('Event Catalog API: news', 'Berita: tips, liputan, dan ulasan.'))
+    .use(newsService(deps))
+}

@@ -1,0 +1,6 @@
+import { Elysia } from 'elysia'
+import type { NewsDeps } from './deps'
+
+export { newsDepsFromConfig, type NewsDeps } from './deps'
+
+export const newsService = (deps: NewsDeps) => new Elysia({ name: 'service.news' })
