@@ -2,7 +2,8 @@ import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm'
 import { categories, containsPattern, type Database } from '@app/db'
 import type { PageRequest } from '@app/kit'
 
-const eventCount = sql<number>`(select count(*)::int from events e where e.category_id = ${categories.id} and e.status = 'published')`
+// written out in full: inside a select list drizzle renders a column without its table name
+const eventCount = sql<number>`(select count(*)::int from events e where e.category_id = "categories"."id" and e.status = 'published')`
 
 export async function listCategories({ db }: Database, query: { q?: string; active_only?: '0' | '1' }, page: PageRequest) {
   const conditions: (SQL | undefined)[] = []
