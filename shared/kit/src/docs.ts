@@ -24,23 +24,58 @@ export const errorEnvelopeSchema = {
   },
 }
 
+/** Swagger UI's own files, served from the swagger-ui-dist package under /docs/assets/. */
+export const swaggerAssets = () =>
+  new Elysia({ name: 'kit.swagger-assets' }).get(
+    '/docs/assets/:file',
+    ({ params }) => {
+      const type = ASSETS[params.file]
+      if (!type) return envelope(404, 'Berkas tidak ditemukan')
+      return new Response(Bun.file(join(swaggerDir, params.file)), {
+        headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' },
+      })
+    },
+    { detail: { hide: true } },
+  )
+
+/** A Swagger UI page over `specUrl`, with every asset from /docs/assets (no internet needed). */
+export function swaggerPage(title: string, specUrl: string): Response {
+  const html = `<!doctype html>
+<html lang="id">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>${Bun.escapeHTML(title)}</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>window.onload = () => { window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui' }) }</script>
+</body>
+</html>`
+  return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+}
+
+export const DOCS_TAGS = [
+  { name: 'Event', description: 'Daftar, detail, dan pengajuan event' },
+  { name: 'Kategori' },
+  { name: 'Kota' },
+  { name: 'Tag' },
+  { name: 'Berita' },
+  { name: 'Media', description: 'Unggah gambar dan cek berkas' },
+  { name: 'Platform', description: 'Statistik dan pengaturan situs' },
+  { name: 'Admin', description: 'Login dan moderasi (butuh cookie sesi)' },
+  { name: 'Sistem' },
+]
+
 /**
  * `GET /docs` (Swagger UI) and `GET /api/openapi.json` generated from the routes of the app it
  * is used in, with TypeBox schemas as request/response schemas.
  */
 export const docs = (title: string, description: string) =>
   new Elysia({ name: 'kit.docs', seed: title })
-    .get(
-      '/docs/assets/:file',
-      ({ params }) => {
-        const type = ASSETS[params.file]
-        if (!type) return envelope(404, 'Berkas tidak ditemukan')
-        return new Response(Bun.file(join(swaggerDir, params.file)), {
-          headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' },
-        })
-      },
-      { detail: { hide: true } },
-    )
+    .use(swaggerAssets())
     .use(
       openapi({
         path: '/docs',
@@ -55,17 +90,7 @@ export const docs = (title: string, description: string) =>
         documentation: {
           info: { title, description, version: '1.0.0' },
           components: { schemas: { ErrorEnvelope: errorEnvelopeSchema as any } },
-          tags: [
-            { name: 'Event', description: 'Daftar, detail, dan pengajuan event' },
-            { name: 'Kategori' },
-            { name: 'Kota' },
-            { name: 'Tag' },
-            { name: 'Berita' },
-            { name: 'Media', description: 'Unggah gambar dan cek berkas' },
-            { name: 'Platform', description: 'Statistik dan pengaturan situs' },
-            { name: 'Admin', description: 'Login dan moderasi (butuh cookie sesi)' },
-            { name: 'Sistem' },
-          ],
+          tags: DOCS_TAGS,
         },
       }),
     )

@@ -1,0 +1,14 @@
+import { createBaseApp, type Lifecycle, type Logger } from '@app/kit'
+import type { DocsDeps } from './deps'
+import { docsService } from './index'
+
+export interface DocsAppDeps extends DocsDeps {
+  logger: Logger
+  lifecycle?: Lifecycle
+}
+
+export function createApp(deps: DocsAppDeps) {
+  return createBaseApp({ service: 'docs', logger: deps.logger, checks: {}, isDraining: () => deps.lifecycle?.draining ?? false }).use(
+    docsService(deps),
+  )
+}

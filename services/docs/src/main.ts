@@ -1,0 +1,10 @@
+// The gateway's docs process: merges the services' OpenAPI documents. No database.
+import { createLifecycle, createLogger, readConfigOrExit, serve } from '@app/kit'
+import { createApp } from './app'
+import { docsDepsFromConfig } from './deps'
+
+const config = readConfigOrExit()
+const logger = createLogger(config.logLevel, 'docs')
+const lifecycle = createLifecycle()
+const app = createApp({ ...(await docsDepsFromConfig(config)), logger, lifecycle })
+serve(app, { port: config.port, service: 'docs', logger, lifecycle, onClose: async () => {} })
