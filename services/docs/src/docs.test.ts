@@ -13,9 +13,9 @@ afterAll(async () => {
 })
 
 // routes http://catalog.test to the in-process catalog app; every other host is down
-const fetchInProcess = (async (input: RequestInfo | URL) => {
+const fetchInProcess = (async (input: string | URL) => {
   const url = new URL(String(input))
-  if (url.host === 'catalog.test') return catalog.app.handle(new Request(url))
+  if (url.host === 'catalog.test') return catalog.app.handle(new Request(url.toString()))
   throw new TypeError('fetch failed: connection refused')
 }) as typeof fetch
 

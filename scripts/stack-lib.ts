@@ -1,0 +1,281 @@
+// The production topology as local processes: PostgreSQL (given, or a throwaway cluster),
+// the four services (media twice), the docs aggregator and Caddy in front. Used by
+// `bun run stack` and by the end-to-end tests, which also stop and start parts of it.
+import type { Subprocess } from 'bun'
+import { chownSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const repoRoot = resolve(import.meta.dir, '..')
+
+export function freePort(): number {
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = server.port!
+  server.stop(true)
+  return port
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return
+    await Bun.sleep(100)
+  }
+  throw new Error(`${what} not ready within ${timeoutMs} ms`)
+}
+
+const answers = (url: string) => async () => (await fetch(url, { signal: AbortSignal.timeout(1000) })).ok
+
+// ------------------------------------------------------------------ PostgreSQL
+
+function pgBin(): string | null {
+  const fromConfig = Bun.spawnSync(['pg_config', '--bindir'], { stderr: 'ignore' })
+  const dir = fromConfig.success ? fromConfig.stdout.toString().trim() : ''
+  if (dir && existsSync(join(dir, 'initdb'))) return dir
+  const which = Bun.which('initdb')
+  if (which) return resolve(which, '..')
+  const debian = '/usr/lib/postgresql'
+  if (existsSync(debian)) {
+    const versions = readdirSync(debian).sort((a, b) => Number(b) - Number(a))
+    for (const v of versions) if (existsSync(join(debian, v, 'bin', 'initdb'))) return join(debian, v, 'bin')
+  }
+  return null
+}
+
+const isRoot = () => process.getuid?.() === 0
+// initdb and postgres refuse to run as root
+const asPostgres = (cmd: string[]) => (isRoot() ? ['runuser', '-u', 'postgres', '--', ...cmd] : cmd)
+
+export interface Cluster {
+  url: string
+  start(): Promise<void>
+  stop(): Promise<void>
+  destroy(): Promise<void>
+}
+
+/** A throwaway PostgreSQL cluster on 127.0.0.1 (trust auth), or null when no binaries exist. */
+export async function createCluster(workDir: string): Promise<Cluster | null> {
+  const bin = pgBin()
+  if (!bin) return null
+  const dataDir = join(workDir, 'pg')
+  mkdirSync(dataDir, { recursive: true })
+  if (isRoot()) {
+    chownSync(workDir, uidOf('postgres'), -1)
+    chownSync(dataDir, uidOf('postgres'), -1)
+  }
+  const port = freePort()
+  const init = Bun.spawnSync(asPostgres([join(bin, 'initdb'), '-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']), {
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })
+  if (!init.success) throw new Error(`initdb failed: ${init.stderr.toString()}`)
+  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories='' -c fsync=off -c max_connections=200`
+  const ctl = async (...args: string[]) => {
+    const proc = Bun.spawn(asPostgres([join(bin, 'pg_ctl'), '-D', dataDir, ...args]), { stdout: 'ignore', stderr: 'pipe' })
+    if ((await proc.exited) !== 0) throw new Error(`pg_ctl ${args[0]} failed: ${await new Response(proc.stderr).text()}`)
+  }
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  const cluster: Cluster = {
+    url,
+    start: () => ctl('start', '-w', '-t', '60', '-l', join(workDir, 'pg.log'), '-o', options),
+    stop: () => ctl('stop', '-m', 'fast', '-w'),
+    destroy: async () => {
+      await cluster.stop().catch(() => {})
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+  await cluster.start()
+  return cluster
+}
+
+function uidOf(user: string): number {
+  const out = Bun.spawnSync(['id', '-u', user])
+  if (!out.success) throw new Error(`no OS user ${user}`)
+  return Number(out.stdout.toString().trim())
+}
+
+// ------------------------------------------------------------------ processes
+
+export interface ServiceProcess {
+  name: string
+  port: number
+  url: string
+  proc: Subprocess
+  env: Record<string, string>
+  logFile: string
+}
+
+export interface StackOptions {
+  gatewayPort?: number
+  databaseUrl?: string
+  s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string }
+  mediaReplicas?: number
+  seedDemo?: boolean
+  adminUsername?: string
+  adminPassword?: string
+  logLevel?: string
+  workDir?: string
+  /** Extra environment for every service. */
+  env?: Record<string, string>
+  log?: (line: string) => void
+}
+
+export interface Stack {
+  gateway: string
+  workDir: string
+  databaseUrl: string
+  cluster: Cluster | null
+  services: Record<'catalog' | 'news' | 'admin' | 'docs', ServiceProcess> & { media: ServiceProcess[] }
+  caddy: Subprocess
+  /** Starts a replacement process for a service that was stopped (same port and env). */
+  restart(service: ServiceProcess): Promise<ServiceProcess>
+  stop(): Promise<void>
+}
+
+function spawnLogged(name: string, cmd: string[], env: Record<string, string>, workDir: string) {
+  const logFile = join(workDir, `${name}.log`)
+  const fd = openSync(logFile, 'a')
+  const proc = Bun.spawn(cmd, { cwd: repoRoot, env, stdin: 'ignore', stdout: fd, stderr: fd })
+  return { proc, logFile }
+}
+
+export async function stopProcess(proc: Subprocess, graceMs = 10_000): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return
+  proc.kill('SIGTERM')
+  const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs)
+  await proc.exited
+  clearTimeout(timer)
+}
+
+/** Starts the whole topology and waits until the gateway answers. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const log = options.log ?? (() => {})
+  const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'stack-'))
+  mkdirSync(workDir, { recursive: true })
+  const started: Subprocess[] = []
+  let cluster: Cluster | null = null
+  try {
+    let databaseUrl = options.databaseUrl
+    if (!databaseUrl) {
+      cluster = await createCluster(workDir)
+      if (!cluster) throw new Error('DATABASE_URL is not set and no PostgreSQL server binaries (initdb) were found')
+      databaseUrl = cluster.url
+      log(`throwaway PostgreSQL at ${databaseUrl}`)
+    }
+    const gatewayPort = options.gatewayPort ?? 8080
+    const gateway = `http://127.0.0.1:${gatewayPort}`
+    const mediaReplicas = options.mediaReplicas ?? 2
+    const ports = {
+      catalog: freePort(),
+      news: freePort(),
+      admin: freePort(),
+      docs: freePort(),
+      media: Array.from({ length: mediaReplicas }, () => freePort()),
+    }
+    const baseEnv: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? workDir,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: join(workDir, 'data'),
+      PUBLIC_MEDIA_URL: `http://localhost:${gatewayPort}/media/`,
+      // only Caddy on loopback talks to the services
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      LOG_LEVEL: options.logLevel ?? 'warn',
+      SEED_DEMO: String(options.seedDemo ?? true),
+      ...(options.adminUsername ? { ADMIN_USERNAME: options.adminUsername, ADMIN_PASSWORD: options.adminPassword ?? '' } : {}),
+      ...(options.s3
+        ? {
+            S3_ENDPOINT: options.s3.endpoint,
+            S3_ACCESS_KEY: options.s3.accessKey,
+            S3_SECRET_KEY: options.s3.secretKey,
+            S3_BUCKET: options.s3.bucket,
+          }
+        : {}),
+      ...options.env,
+    }
+
+    // migrations (and the demo data) once, before any service starts
+    const migrate = Bun.spawn(['bun', 'run', 'shared/db/src/cli/' + (options.seedDemo === false ? 'migrate.ts' : 'seed.ts')], {
+      cwd: repoRoot,
+      env: baseEnv,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    })
+    if ((await migrate.exited) !== 0) throw new Error(`migration failed: ${await new Response(migrate.stderr).text()}`)
+
+    const spawnService = (name: string, service: string, port: number): ServiceProcess => {
+      const env: Record<string, string> = { ...baseEnv, PORT: String(port) }
+      if (service === 'docs')
+        env.DOCS_UPSTREAMS = [ports.catalog, ports.news, ports.media[0], ports.admin].map((p) => `http://127.0.0.1:${p}`).join(',')
+      const { proc, logFile } = spawnLogged(name, ['bun', 'run', `services/${service}/src/main.ts`], env, workDir)
+      started.push(proc)
+      return { name, port, url: `http://127.0.0.1:${port}`, proc, env, logFile }
+    }
+    const services = {
+      catalog: spawnService('catalog', 'catalog', ports.catalog),
+      news: spawnService('news', 'news', ports.news),
+      admin: spawnService('admin', 'admin', ports.admin),
+      media: ports.media.map((p, i) => spawnService(`media-${i + 1}`, 'media', p)),
+      docs: spawnService('docs', 'docs', ports.docs),
+    }
+    for (const s of [services.catalog, services.news, services.admin, ...services.media, services.docs])
+      await waitFor(answers(`${s.url}/ready`), 60_000, s.name)
+
+    const hostPorts = (list: number[]) => list.map((p) => `127.0.0.1:${p}`).join(' ')
+    const s3Url = options.s3 ? new URL(options.s3.endpoint) : null
+    const caddyHome = join(workDir, 'caddy-home')
+    mkdirSync(caddyHome, { recursive: true })
+    const caddyEnv: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      // Caddy writes under $HOME/.config/caddy
+      HOME: caddyHome,
+      XDG_CONFIG_HOME: join(caddyHome, 'config'),
+      XDG_DATA_HOME: join(caddyHome, 'data'),
+      GATEWAY_PORT: String(gatewayPort),
+      UPSTREAMS_MODE: 'static',
+      CATALOG_UPSTREAMS: hostPorts([ports.catalog]),
+      NEWS_UPSTREAMS: hostPorts([ports.news]),
+      MEDIA_UPSTREAMS: hostPorts(ports.media),
+      ADMIN_UPSTREAMS: hostPorts([ports.admin]),
+      DOCS_UPSTREAM: hostPorts([ports.docs]),
+      MEDIA_FILES_UPSTREAMS: s3Url ? s3Url.host : hostPorts(ports.media),
+      MEDIA_FILES_PREFIX: s3Url ? `/${options.s3!.bucket}` : '/media',
+    }
+    const { proc: caddy } = spawnLogged(
+      'caddy',
+      ['caddy', 'run', '--config', join(repoRoot, 'caddy/Caddyfile'), '--adapter', 'caddyfile'],
+      caddyEnv,
+      workDir,
+    )
+    started.push(caddy)
+    await waitFor(answers(`${gateway}/api/stats`), 30_000, 'gateway')
+    log(`gateway at ${gateway}`)
+
+    const stack: Stack = {
+      gateway,
+      workDir,
+      databaseUrl,
+      cluster,
+      services,
+      caddy,
+      async restart(service) {
+        await stopProcess(service.proc)
+        const { proc, logFile } = spawnLogged(service.name, ['bun', 'run', `services/${service.name.replace(/-\d+$/, '')}/src/main.ts`], service.env, workDir)
+        started.push(proc)
+        const replacement = { ...service, proc, logFile }
+        await waitFor(answers(`${service.url}/ready`), 60_000, service.name)
+        return replacement
+      },
+      async stop() {
+        await stopProcess(caddy)
+        await Promise.all(started.map((p) => stopProcess(p)))
+        if (cluster) await cluster.destroy()
+      },
+    }
+    return stack
+  } catch (error) {
+    await Promise.all(started.map((p) => stopProcess(p)))
+    if (cluster) await cluster.destroy()
+    throw error
+  }
+}
