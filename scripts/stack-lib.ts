@@ -110,6 +110,7 @@ export interface StackOptions {
   databaseUrl?: string
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string }
   mediaReplicas?: number
+  catalogReplicas?: number
   seedDemo?: boolean
   adminUsername?: string
   adminPassword?: string
@@ -125,7 +126,7 @@ export interface Stack {
   workDir: string
   databaseUrl: string
   cluster: Cluster | null
-  services: Record<'catalog' | 'news' | 'admin' | 'docs', ServiceProcess> & { media: ServiceProcess[] }
+  services: Record<'news' | 'admin' | 'docs', ServiceProcess> & { catalog: ServiceProcess[]; media: ServiceProcess[] }
   caddy: Subprocess
   /** Starts a replacement process for a service that was stopped (same port and env). */
   restart(service: ServiceProcess): Promise<ServiceProcess>
@@ -166,7 +167,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const gateway = `http://127.0.0.1:${gatewayPort}`
     const mediaReplicas = options.mediaReplicas ?? 2
     const ports = {
-      catalog: freePort(),
+      catalog: Array.from({ length: options.catalogReplicas ?? 1 }, () => freePort()),
       news: freePort(),
       admin: freePort(),
       docs: freePort(),
@@ -181,6 +182,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       // only Caddy on loopback talks to the services
       TRUSTED_PROXIES: '127.0.0.1,::1',
       LOG_LEVEL: options.logLevel ?? 'warn',
+      // longer than Caddy's 2 s active health check: it stops routing here before the listener closes
+      SHUTDOWN_DELAY_MS: '2500',
       SEED_DEMO: String(options.seedDemo ?? true),
       ...(options.adminUsername ? { ADMIN_USERNAME: options.adminUsername, ADMIN_PASSWORD: options.adminPassword ?? '' } : {}),
       ...(options.s3
@@ -206,19 +209,21 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const spawnService = (name: string, service: string, port: number): ServiceProcess => {
       const env: Record<string, string> = { ...baseEnv, PORT: String(port) }
       if (service === 'docs')
-        env.DOCS_UPSTREAMS = [ports.catalog, ports.news, ports.media[0], ports.admin].map((p) => `http://127.0.0.1:${p}`).join(',')
+        env.DOCS_UPSTREAMS = [ports.catalog[0], ports.news, ports.media[0], ports.admin]
+          .map((p) => `http://127.0.0.1:${p}`)
+          .join(',')
       const { proc, logFile } = spawnLogged(name, ['bun', 'run', `services/${service}/src/main.ts`], env, workDir)
       started.push(proc)
       return { name, port, url: `http://127.0.0.1:${port}`, proc, env, logFile }
     }
     const services = {
-      catalog: spawnService('catalog', 'catalog', ports.catalog),
+      catalog: ports.catalog.map((p, i) => spawnService(`catalog-${i + 1}`, 'catalog', p)),
       news: spawnService('news', 'news', ports.news),
       admin: spawnService('admin', 'admin', ports.admin),
       media: ports.media.map((p, i) => spawnService(`media-${i + 1}`, 'media', p)),
       docs: spawnService('docs', 'docs', ports.docs),
     }
-    for (const s of [services.catalog, services.news, services.admin, ...services.media, services.docs])
+    for (const s of [...services.catalog, services.news, services.admin, ...services.media, services.docs])
       await waitFor(answers(`${s.url}/ready`), 60_000, s.name)
 
     const hostPorts = (list: number[]) => list.map((p) => `127.0.0.1:${p}`).join(' ')
@@ -233,7 +238,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       XDG_DATA_HOME: join(caddyHome, 'data'),
       GATEWAY_PORT: String(gatewayPort),
       UPSTREAMS_MODE: 'static',
-      CATALOG_UPSTREAMS: hostPorts([ports.catalog]),
+      CATALOG_UPSTREAMS: hostPorts(ports.catalog),
       NEWS_UPSTREAMS: hostPorts([ports.news]),
       MEDIA_UPSTREAMS: hostPorts(ports.media),
       ADMIN_UPSTREAMS: hostPorts([ports.admin]),
@@ -260,7 +265,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       caddy,
       async restart(service) {
         await stopProcess(service.proc)
-        const { proc, logFile } = spawnLogged(service.name, ['bun', 'run', `services/${service.name.replace(/-\d+$/, '')}/src/main.ts`], service.env, workDir)
+        const { proc, logFile } = spawnLogged(
+          service.name,
+          ['bun', 'run', `services/${service.name.replace(/-\d+$/, '')}/src/main.ts`],
+          service.env,
+          workDir,
+        )
         started.push(proc)
         const replacement = { ...service, proc, logFile }
         await waitFor(answers(`${service.url}/ready`), 60_000, service.name)

@@ -9,7 +9,10 @@ import { repoRoot } from './helpers'
 const secrets = { POSTGRES_PASSWORD: 'pw-for-validation', MINIO_ROOT_USER: 'minio-user', MINIO_ROOT_PASSWORD: 'minio-password' }
 
 function run(cmd: string[], env: Record<string, string> = {}) {
-  const result = Bun.spawnSync(cmd, { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'cfg-')), ...env } })
+  const result = Bun.spawnSync(cmd, {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'cfg-')), ...env },
+  })
   return { ok: result.success, output: result.stdout.toString() + result.stderr.toString() }
 }
 

@@ -1,9 +1,11 @@
 import type { Database } from '@app/db'
-import type { Config, RateLimiter } from '@app/kit'
+import { createResponseCache, createVersionSource, type Config, type RateLimiter, type ResponseCache } from '@app/kit'
 
 export interface CatalogDeps {
   database: Database
   rateLimiter: RateLimiter
+  /** Public GET answers, exactly invalidated by the data version (one is made when absent). */
+  cache?: ResponseCache
   /** Submissions per client address per hour. */
   submitLimitPerHour: number
   trustedProxies: string[]
@@ -16,7 +18,11 @@ export async function catalogDepsFromConfig(
   return {
     database: shared.database,
     rateLimiter: shared.rateLimiter,
+    cache: createResponseCache({ versions: createVersionSource(shared.database) }),
     submitLimitPerHour: config.submitLimitPerHour,
     trustedProxies: config.trustedProxies,
   }
 }
+
+/** What the feature routes get: the deps with the cache filled in. */
+export type CatalogContext = CatalogDeps & { cache: ResponseCache }

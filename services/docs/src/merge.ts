@@ -23,5 +23,7 @@ export function mergeDocuments(base: OpenApiDocument, parts: OpenApiDocument[]):
     Object.assign(schemas, part.components?.schemas ?? {})
   }
   const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)))
-  return { ...base, paths: sorted, components: { ...(base.components ?? {}), schemas } }
+  // the services generate the same OpenAPI version; the merged document speaks it too
+  const openapi = parts.find((p) => p.openapi)?.openapi ?? base.openapi
+  return { ...base, openapi, paths: sorted, components: { ...(base.components ?? {}), schemas } }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   customType,
   date,
@@ -261,6 +262,14 @@ export const rateLimitHits = pgTable(
   (t) => [index('rate_limit_hits_expires_idx').on(t.expiresAt)],
 )
 
+// One counter per cached scope, bumped by triggers in the same transaction as every write to
+// the tables the scope's public responses are made from (migration 0003). A replica compares
+// it with the version its cached responses were built at: exact invalidation, any replica.
+export const dataVersions = pgTable('data_versions', {
+  scope: text('scope').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+})
+
 export const schema = {
   categories,
   cities,
@@ -274,4 +283,5 @@ export const schema = {
   loginAttempts,
   moderationLog,
   rateLimitHits,
+  dataVersions,
 }

@@ -27,6 +27,10 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
 /** JSON body with a size cap: 413 above it, 400 when it is not JSON. */
 export async function readJsonLimited(request: Request, maxBytes: number): Promise<unknown> {
   const text = await readBodyLimited(request, maxBytes)
+  // an empty body is no body (clients that send Content-Type: application/json on every POST,
+  // e.g. approve): null, because undefined would hand the consumed body to Elysia's own parser;
+  // a route that requires a body still answers 400 through validation
+  if (!text.trim()) return null
   try {
     return JSON.parse(text)
   } catch {

@@ -74,23 +74,21 @@ export const DOCS_TAGS = [
  * is used in, with TypeBox schemas as request/response schemas.
  */
 export const docs = (title: string, description: string) =>
-  new Elysia({ name: 'kit.docs', seed: title })
-    .use(swaggerAssets())
-    .use(
-      openapi({
-        path: '/docs',
-        specPath: '/api/openapi.json',
-        provider: 'swagger-ui',
-        swagger: {
-          cdn: '/docs/assets/swagger-ui-bundle.js',
-          theme: '/docs/assets/swagger-ui.css',
-          autoDarkMode: false,
-        },
-        exclude: { paths: ['/docs/assets/:file'] },
-        documentation: {
-          info: { title, description, version: '1.0.0' },
-          components: { schemas: { ErrorEnvelope: errorEnvelopeSchema as any } },
-          tags: DOCS_TAGS,
-        },
-      }),
-    )
+  new Elysia({ name: 'kit.docs', seed: title }).use(swaggerAssets()).use(
+    openapi({
+      path: '/docs',
+      specPath: '/api/openapi.json',
+      provider: 'swagger-ui',
+      swagger: {
+        cdn: '/docs/assets/swagger-ui-bundle.js',
+        theme: '/docs/assets/swagger-ui.css',
+        autoDarkMode: false,
+      },
+      exclude: { paths: ['/docs/assets/:file'] },
+      documentation: {
+        info: { title, description, version: '1.0.0' },
+        components: { schemas: { ErrorEnvelope: errorEnvelopeSchema as any } },
+        tags: DOCS_TAGS,
+      },
+    }),
+  )

@@ -17,6 +17,8 @@ export interface Config {
   checkFileLimitPerMinute: number
   loginMaxFailures: number
   logLevel: 'info' | 'warn' | 'error' | 'silent'
+  /** On SIGTERM, how long /ready answers 503 before the listener closes (for the gateway to notice). */
+  shutdownDelayMs: number
 }
 
 type Env = Record<string, string | undefined>
@@ -101,6 +103,7 @@ export function readConfig(env: Env = process.env): Config {
     checkFileLimitPerMinute: integer(env, 'CHECK_FILE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
     logLevel,
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 60_000),
   }
 }
 

@@ -121,7 +121,8 @@ export const errorEnvelope = (logger: Logger) =>
 
 function toEnvelope({ code, error, request }: { code: unknown; error: unknown; request: Request }, logger: Logger): Response {
   // Elysia wraps what a parse hook throws (our 413 for an oversized body) in a ParseError
-  const httpError = error instanceof HttpError ? error : (error as any)?.cause instanceof HttpError ? (error as any).cause : undefined
+  const httpError =
+    error instanceof HttpError ? error : (error as any)?.cause instanceof HttpError ? (error as any).cause : undefined
   if (httpError) return envelope(httpError.status, httpError.message, httpError.details, httpError.headers)
   switch (code) {
     case 'NOT_FOUND':

@@ -177,8 +177,16 @@ describe('pagination', () => {
       next_page: 2,
       prev_page: null,
     })
-    expect(pagination(pageRequest({ page: 3 }, 12, 100), 25, true)).toMatchObject({ has_next: false, next_page: null, prev_page: 2 })
-    expect(pagination(pageRequest({ page: 9 }, 12, 100), 25, true)).toMatchObject({ has_next: false, has_prev: true, prev_page: 3 })
+    expect(pagination(pageRequest({ page: 3 }, 12, 100), 25, true)).toMatchObject({
+      has_next: false,
+      next_page: null,
+      prev_page: 2,
+    })
+    expect(pagination(pageRequest({ page: 9 }, 12, 100), 25, true)).toMatchObject({
+      has_next: false,
+      has_prev: true,
+      prev_page: 3,
+    })
     expect(pagination(pageRequest({}, 12, 100), 0, true)).toMatchObject({ total_pages: 0, has_next: false, has_prev: false })
     expect(pageRequest({ limit: 1000 }, 12, 100)).toEqual({ page: 1, limit: 100, offset: 0 })
     expect(pageRequest({ page: 4, limit: 10 }, 12, 100).offset).toBe(30)
@@ -269,9 +277,9 @@ describe('rate limiter', () => {
     const limiter = createRateLimiter(database)
     await limiter.hit('t3', 'k', 1, 60)
     await expect(limiter.hit('t3', 'k', 1, 60)).rejects.toBeInstanceOf(HttpError)
-    await database.rows((await import('drizzle-orm')).sql`update rate_limit_hits set expires_at = now() - interval '1 second' where key = 't3:k'`)
+    await database.rows(
+      (await import('drizzle-orm')).sql`update rate_limit_hits set expires_at = now() - interval '1 second' where key = 't3:k'`,
+    )
     await limiter.hit('t3', 'k', 1, 60)
   })
 })
-
-

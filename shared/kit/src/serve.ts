@@ -15,12 +15,21 @@ export function createLifecycle(): Lifecycle {
 export const MAX_REQUEST_BODY_BYTES = 25 * 1024 * 1024
 
 /**
- * Listens on `port` and shuts down gracefully on SIGTERM/SIGINT: stop accepting connections,
- * let requests in flight finish, then close the database pool and exit.
+ * Listens on `port` and shuts down gracefully on SIGTERM/SIGINT: /ready turns 503, after
+ * `shutdownDelayMs` the listener closes, requests in flight finish, then the database pool
+ * closes and the process exits.
  */
 export function serve(
   app: Elysia<any, any, any, any, any, any, any>,
-  options: { port: number; service: string; logger: Logger; lifecycle: Lifecycle; onClose: () => Promise<void> },
+  options: {
+    port: number
+    service: string
+    logger: Logger
+    lifecycle: Lifecycle
+    onClose: () => Promise<void>
+    /** Time between /ready turning 503 and the listener closing, so the gateway stops routing here first. */
+    shutdownDelayMs?: number
+  },
 ) {
   app.listen({ port: options.port, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, idleTimeout: 60 })
   options.logger.info('listening', { service: options.service, port: app.server?.port })
@@ -31,6 +40,7 @@ export function serve(
     options.lifecycle.draining = true
     options.logger.info('shutting down', { signal })
     try {
+      if (options.shutdownDelayMs) await Bun.sleep(options.shutdownDelayMs)
       // without `true`, stop() lets in-flight requests finish before it resolves
       await app.server?.stop()
       await options.onClose()

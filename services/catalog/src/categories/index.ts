@@ -1,19 +1,20 @@
-import { Elysia, status } from 'elysia'
-import { errorResponse, pageRequest, pagination } from '@app/kit'
-import type { CatalogDeps } from '../deps'
+import { Elysia } from 'elysia'
+import { cacheKey, errorResponse, pageRequest, pagination } from '@app/kit'
+import type { CatalogContext } from '../deps'
 import { slugParams } from '../events/model'
 import { categoryDetailResponse, categoryListQuery, categoryListResponse } from './model'
 import { findCategory, listCategories } from './service'
 
-export const categoryRoutes = ({ database }: CatalogDeps) =>
+export const categoryRoutes = ({ database, cache }: CatalogContext) =>
   new Elysia({ name: 'catalog.categories' })
     .get(
       '/api/categories',
-      async ({ query }) => {
-        const page = pageRequest(query, 20, 100)
-        const { items, total } = await listCategories(database, query, page)
-        return { success: true as const, data: items, pagination: pagination(page, total) }
-      },
+      ({ query, request }) =>
+        cache.respond(request, cacheKey('categories', query), async () => {
+          const page = pageRequest(query, 20, 100)
+          const { items, total } = await listCategories(database, query, page)
+          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) } }
+        }),
       {
         query: categoryListQuery,
         response: { 200: categoryListResponse },
@@ -26,11 +27,12 @@ export const categoryRoutes = ({ database }: CatalogDeps) =>
     )
     .get(
       '/api/categories/:slug',
-      async ({ params }) => {
-        const category = await findCategory(database, params.slug)
-        if (!category) return status(404, { success: false as const, error: 'Kategori tidak ditemukan' })
-        return { success: true as const, category }
-      },
+      ({ params, request }) =>
+        cache.respond(request, cacheKey('category', params), async () => {
+          const category = await findCategory(database, params.slug)
+          if (!category) return { status: 404, body: { success: false, error: 'Kategori tidak ditemukan' } }
+          return { status: 200, body: { success: true, category } }
+        }),
       {
         params: slugParams,
         response: { 200: categoryDetailResponse, 404: errorResponse },

@@ -1,19 +1,20 @@
-import { Elysia, status } from 'elysia'
-import { errorResponse, pageRequest, pagination } from '@app/kit'
-import type { CatalogDeps } from '../deps'
+import { Elysia } from 'elysia'
+import { cacheKey, errorResponse, pageRequest, pagination } from '@app/kit'
+import type { CatalogContext } from '../deps'
 import { slugParams } from '../events/model'
 import { cityDetailResponse, cityListQuery, cityListResponse } from './model'
 import { findCity, listCities } from './service'
 
-export const cityRoutes = ({ database }: CatalogDeps) =>
+export const cityRoutes = ({ database, cache }: CatalogContext) =>
   new Elysia({ name: 'catalog.cities' })
     .get(
       '/api/cities',
-      async ({ query }) => {
-        const page = pageRequest(query, 20, 100)
-        const { items, total } = await listCities(database, query, page)
-        return { success: true as const, data: items, pagination: pagination(page, total) }
-      },
+      ({ query, request }) =>
+        cache.respond(request, cacheKey('cities', query), async () => {
+          const page = pageRequest(query, 20, 100)
+          const { items, total } = await listCities(database, query, page)
+          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) } }
+        }),
       {
         query: cityListQuery,
         response: { 200: cityListResponse },
@@ -22,11 +23,12 @@ export const cityRoutes = ({ database }: CatalogDeps) =>
     )
     .get(
       '/api/cities/:slug',
-      async ({ params }) => {
-        const city = await findCity(database, params.slug)
-        if (!city) return status(404, { success: false as const, error: 'Kota tidak ditemukan' })
-        return { success: true as const, city }
-      },
+      ({ params, request }) =>
+        cache.respond(request, cacheKey('city', params), async () => {
+          const city = await findCity(database, params.slug)
+          if (!city) return { status: 404, body: { success: false, error: 'Kota tidak ditemukan' } }
+          return { status: 200, body: { success: true, city } }
+        }),
       {
         params: slugParams,
         response: { 200: cityDetailResponse, 404: errorResponse },

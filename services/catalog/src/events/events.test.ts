@@ -382,3 +382,40 @@ describe('GET /api/events/:slug', () => {
     }
   })
 })
+
+describe('caching', () => {
+  test('public GETs carry an ETag, answer If-None-Match with 304, and must be revalidated', async () => {
+    for (const path of [
+      '/api/events',
+      '/api/events/jazz-gunung-bromo',
+      '/api/categories',
+      '/api/cities',
+      '/api/tags',
+      '/api/stats',
+      '/api/settings',
+    ]) {
+      const res = await get(ctx.app, path)
+      expect(res.status).toBe(200)
+      const etag = res.headers.get('etag')!
+      expect(etag).toBeTruthy()
+      expect(res.headers.get('cache-control')).toBe('public, no-cache')
+      const again = await get(ctx.app, path, { headers: { 'if-none-match': etag } })
+      expect(again.status).toBe(304)
+    }
+  })
+
+  test('a write is visible on the very next request (no stale cache)', async () => {
+    const before = await get(ctx.app, '/api/events?sort=title_asc&limit=1')
+    const first = before.body.data[0]
+    await ctx.database.rows(sql`update events set title = ${'AAA ' + first.title} where id = ${first.id}`)
+    const after = await get(ctx.app, '/api/events?sort=title_asc&limit=1', {
+      headers: { 'if-none-match': before.headers.get('etag')! },
+    })
+    expect(after.status).toBe(200)
+    expect(after.body.data[0].title).toBe('AAA ' + first.title)
+    const detail = await get(ctx.app, `/api/events/${first.slug}`)
+    expect(detail.body.event.title).toBe('AAA ' + first.title)
+    await ctx.database.rows(sql`update events set status = 'draft' where id = ${first.id}`)
+    expect((await get(ctx.app, `/api/events/${first.slug}`)).status).toBe(404)
+  })
+})

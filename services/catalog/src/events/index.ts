@@ -1,18 +1,19 @@
-import { Elysia, status } from 'elysia'
-import { errorResponse, pagination, pageRequest } from '@app/kit'
-import type { CatalogDeps } from '../deps'
+import { Elysia } from 'elysia'
+import { cacheKey, errorResponse, pagination, pageRequest } from '@app/kit'
+import type { CatalogContext } from '../deps'
 import { eventDetailResponse, eventListQuery, eventListResponse, slugParams } from './model'
 import { findPublishedEvent, listEvents } from './service'
 
-export const eventRoutes = ({ database }: CatalogDeps) =>
+export const eventRoutes = ({ database, cache }: CatalogContext) =>
   new Elysia({ name: 'catalog.events' })
     .get(
       '/api/events',
-      async ({ query }) => {
-        const page = pageRequest(query, 12, 100)
-        const { items, total } = await listEvents(database, query, page)
-        return { success: true as const, data: items, pagination: pagination(page, total, true) }
-      },
+      ({ query, request }) =>
+        cache.respond(request, cacheKey('events', query), async () => {
+          const page = pageRequest(query, 12, 100)
+          const { items, total } = await listEvents(database, query, page)
+          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total, true) } }
+        }),
       {
         query: eventListQuery,
         response: { 200: eventListResponse },
@@ -25,11 +26,12 @@ export const eventRoutes = ({ database }: CatalogDeps) =>
     )
     .get(
       '/api/events/:slug',
-      async ({ params }) => {
-        const event = await findPublishedEvent(database, params.slug)
-        if (!event) return status(404, { success: false as const, error: 'Event tidak ditemukan' })
-        return { success: true as const, event }
-      },
+      ({ params, request }) =>
+        cache.respond(request, cacheKey('event', params), async () => {
+          const event = await findPublishedEvent(database, params.slug)
+          if (!event) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' } }
+          return { status: 200, body: { success: true, event } }
+        }),
       {
         params: slugParams,
         response: { 200: eventDetailResponse, 404: errorResponse },

@@ -91,11 +91,11 @@ export function toListItem(row: ListRow) {
   }
 }
 
-/** One page of published events and the total matching the filter: two queries, any page size. */
-export async function listEvents({ db }: Database, query: EventListQuery, page: PageRequest) {
+/** The page query and the count query of a list request (exported for the EXPLAIN tests). */
+export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest) {
   const where = listFilter(query)
-  const [rows, [{ total }]] = await Promise.all([
-    db
+  return {
+    page: db
       .select(listColumns)
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
@@ -104,11 +104,14 @@ export async function listEvents({ db }: Database, query: EventListQuery, page: 
       .orderBy(...ORDER[query.sort ?? 'created_at_desc'])
       .limit(page.limit)
       .offset(page.offset),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(events)
-      .where(where),
-  ])
+    count: db.select({ total: sql<number>`count(*)::int` }).from(events).where(where),
+  }
+}
+
+/** One page of published events and the total matching the filter: two queries, any page size. */
+export async function listEvents(database: Database, query: EventListQuery, page: PageRequest) {
+  const queries = listQueries(database, query, page)
+  const [rows, [{ total }]] = await Promise.all([queries.page, queries.count])
   return { items: rows.map(toListItem), total }
 }
 

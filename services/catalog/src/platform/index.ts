@@ -1,15 +1,32 @@
 import { Elysia } from 'elysia'
-import type { CatalogDeps } from '../deps'
+import { cacheKey } from '@app/kit'
+import type { CatalogContext } from '../deps'
 import { settingsResponse, statsResponse } from './model'
 import { platformStats, publicSettings } from './service'
 
-export const platformRoutes = ({ database }: CatalogDeps) =>
+export const platformRoutes = ({ database, cache }: CatalogContext) =>
   new Elysia({ name: 'catalog.platform' })
-    .get('/api/stats', async () => ({ success: true as const, stats: await platformStats(database) }), {
-      response: { 200: statsResponse },
-      detail: { tags: ['Platform'], summary: 'Statistik platform' },
-    })
-    .get('/api/settings', async () => ({ success: true as const, settings: await publicSettings(database) }), {
-      response: { 200: settingsResponse },
-      detail: { tags: ['Platform'], summary: 'Pengaturan publik situs' },
-    })
+    .get(
+      '/api/stats',
+      ({ request }) =>
+        cache.respond(request, cacheKey('stats'), async () => ({
+          status: 200,
+          body: { success: true, stats: await platformStats(database) },
+        })),
+      {
+        response: { 200: statsResponse },
+        detail: { tags: ['Platform'], summary: 'Statistik platform' },
+      },
+    )
+    .get(
+      '/api/settings',
+      ({ request }) =>
+        cache.respond(request, cacheKey('settings'), async () => ({
+          status: 200,
+          body: { success: true, settings: await publicSettings(database) },
+        })),
+      {
+        response: { 200: settingsResponse },
+        detail: { tags: ['Platform'], summary: 'Pengaturan publik situs' },
+      },
+    )

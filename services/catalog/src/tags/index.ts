@@ -1,17 +1,18 @@
 import { Elysia } from 'elysia'
-import { pageRequest, pagination } from '@app/kit'
-import type { CatalogDeps } from '../deps'
+import { cacheKey, pageRequest, pagination } from '@app/kit'
+import type { CatalogContext } from '../deps'
 import { tagListQuery, tagListResponse } from './model'
 import { listTags } from './service'
 
-export const tagRoutes = ({ database }: CatalogDeps) =>
+export const tagRoutes = ({ database, cache }: CatalogContext) =>
   new Elysia({ name: 'catalog.tags' }).get(
     '/api/tags',
-    async ({ query }) => {
-      const page = pageRequest(query, 30, 100)
-      const { items, total } = await listTags(database, query, page)
-      return { success: true as const, data: items, pagination: pagination(page, total) }
-    },
+    ({ query, request }) =>
+      cache.respond(request, cacheKey('tags', query), async () => {
+        const page = pageRequest(query, 30, 100)
+        const { items, total } = await listTags(database, query, page)
+        return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) } }
+      }),
     {
       query: tagListQuery,
       response: { 200: tagListResponse },

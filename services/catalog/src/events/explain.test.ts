@@ -1,0 +1,57 @@
+// The list queries must be able to use an index for every filter and sort: with sequential
+// scans priced out, a plan that still scans `events` sequentially means an index is missing.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { pageRequest } from '@app/kit'
+import { createTestDatabase, type TestDatabase } from '@app/db/testing'
+import type { EventListQuery } from './model'
+import { listQueries } from './service'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.close()
+})
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] }
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)]
+
+async function plan(query: { getSQL(): any }): Promise<PlanNode[]> {
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`)
+    const result: any = await tx.execute(sql`explain (format json) ${query}`)
+    const rows = Array.isArray(result) ? result : result.rows
+    const json = rows[0]['QUERY PLAN']
+    const parsed = typeof json === 'string' ? JSON.parse(json) : json
+    return nodes(parsed[0].Plan)
+  })
+}
+
+const cases: [string, EventListQuery][] = [
+  ['default (created_at_desc)', {}],
+  ['start_date_asc', { sort: 'start_date_asc' }],
+  ['start_date_desc', { sort: 'start_date_desc' }],
+  ['price_asc', { sort: 'price_asc' }],
+  ['title_asc', { sort: 'title_asc' }],
+  ['kategori', { kategori: 'musik' }],
+  ['kota', { kota: 'bandung', sort: 'start_date_asc' }],
+  ['tag', { tag: 'jazz' }],
+  ['format', { format: 'online' }],
+  ['gratis', { gratis: '1' }],
+  ['q', { q: 'festival musik' }],
+]
+
+describe('EXPLAIN of the event list queries', () => {
+  for (const [name, query] of cases)
+    test(`${name}: page and count use indexes on events`, async () => {
+      const queries = listQueries(database, query, pageRequest({ page: 3 }, 12, 100))
+      for (const q of [queries.page, queries.count]) {
+        const planNodes = await plan(q)
+        const onEvents = planNodes.filter((n) => n['Relation Name'] === 'events')
+        expect(onEvents.length).toBeGreaterThan(0)
+        for (const n of onEvents) expect(n['Node Type']).not.toBe('Seq Scan')
+      }
+    })
+})

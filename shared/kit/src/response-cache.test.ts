@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { createTestDatabase, type TestDatabase } from '@app/db/testing'
+import { cacheKey, createResponseCache, createVersionSource, type VersionSource } from './response-cache'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.close()
+})
+
+const request = (headers: Record<string, string> = {}) => new Request('http://localhost/x', { headers })
+const fixedVersion = (box: { v: number }): VersionSource => ({ current: async () => box.v })
+
+describe('version source', () => {
+  test('every write to a public table moves the version, in the same transaction', async () => {
+    const versions = createVersionSource(database)
+    const before = await versions.current()
+    await database.rows(sql`update settings set value = value || '!' where key = 'site_title'`)
+    const afterSettings = await versions.current()
+    expect(afterSettings).toBeGreaterThan(before)
+    await database.rows(sql`update events set title = title where id = (select id from events limit 1)`)
+    expect(await versions.current()).toBeGreaterThan(afterSettings)
+    // a rolled-back write does not
+    const settled = await versions.current()
+    await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`update categories set name = name`)
+        throw new Error('rollback')
+      })
+      .catch(() => {})
+    expect(await versions.current()).toBe(settled)
+  })
+
+  test('writes to private tables (sessions, rate limits) do not', async () => {
+    const versions = createVersionSource(database)
+    const before = await versions.current()
+    await database.rows(sql`insert into rate_limit_hits (key, count, expires_at) values ('x', 1, now())`)
+    expect(await versions.current()).toBe(before)
+  })
+
+  test('concurrent callers share one query, but a caller never reuses a query sent before it arrived', async () => {
+    let queries = 0
+    const counting = {
+      ...database,
+      rows: async <T>(q: any) => {
+        queries++
+        return database.rows<T>(q)
+      },
+    }
+    const versions = createVersionSource(counting)
+    const all = await Promise.all(Array.from({ length: 20 }, () => versions.current(0)))
+    expect(new Set(all).size).toBe(1)
+    expect(queries).toBe(1)
+    // arrives later than the query in flight was sent: must send its own
+    await versions.current(performance.now() + 1)
+    expect(queries).toBe(2)
+  })
+})
+
+describe('response cache', () => {
+  test('answers from memory while the version holds, recomputes once it moves', async () => {
+    const box = { v: 1 }
+    const cache = createResponseCache({ versions: fixedVersion(box) })
+    let computed = 0
+    const compute = async () => ({ status: 200, body: { success: true, n: ++computed } })
+    const first = await (await cache.respond(request(), 'k', compute)).json()
+    const second = await (await cache.respond(request(), 'k', compute)).json()
+    expect(first).toEqual({ success: true, n: 1 })
+    expect(second).toEqual(first)
+    box.v = 2
+    expect(await (await cache.respond(request(), 'k', compute)).json()).toEqual({ success: true, n: 2 })
+  })
+
+  test('ETag and If-None-Match: 304 while unchanged, 200 with a new tag after a write', async () => {
+    const box = { v: 7 }
+    const cache = createResponseCache({ versions: fixedVersion(box) })
+    const compute = async () => ({ status: 200, body: { success: true, v: box.v } })
+    const res = await cache.respond(request(), 'k', compute)
+    const etag = res.headers.get('etag')!
+    expect(etag).toMatch(/^W\/".+"$/)
+    expect(res.headers.get('cache-control')).toBe('public, no-cache')
+    const notModified = await cache.respond(request({ 'if-none-match': etag }), 'k', compute)
+    expect(notModified.status).toBe(304)
+    expect(await notModified.text()).toBe('')
+    box.v = 8
+    const changed = await cache.respond(request({ 'if-none-match': etag }), 'k', compute)
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('etag')).not.toBe(etag)
+  })
+
+  test('error answers are cached with their status but never answered 304', async () => {
+    const cache = createResponseCache({ versions: fixedVersion({ v: 1 }) })
+    const res = await cache.respond(request(), 'k', async () => ({ status: 404, body: { success: false, error: 'x' } }))
+    expect(res.status).toBe(404)
+    const again = await cache.respond(request({ 'if-none-match': res.headers.get('etag')! }), 'k', async () => {
+      throw new Error('not called')
+    })
+    expect(again.status).toBe(404)
+  })
+
+  test('bounded: least recently used entries go first', async () => {
+    const cache = createResponseCache({ versions: fixedVersion({ v: 1 }), maxEntries: 3 })
+    const compute = (n: number) => async () => ({ status: 200, body: { n } })
+    for (const k of ['a', 'b', 'c']) await cache.respond(request(), k, compute(0))
+    await cache.respond(request(), 'a', compute(1))
+    await cache.respond(request(), 'd', compute(0))
+    expect(cache.size).toBe(3)
+    // 'b' was least recently used: recomputed
+    expect(await (await cache.respond(request(), 'b', compute(2))).json()).toEqual({ n: 2 })
+    expect(await (await cache.respond(request(), 'a', compute(3))).json()).toEqual({ n: 0 })
+  })
+
+  test('cache keys ignore parameter order and absent values', () => {
+    expect(cacheKey('events', { b: 1, a: 'x y', c: undefined })).toBe(cacheKey('events', { a: 'x y', b: 1 }))
+    expect(cacheKey('events', { a: '1' })).not.toBe(cacheKey('event', { a: '1' }))
+  })
+})
