@@ -91,7 +91,8 @@ export const demoTags = [
   'Edukasi Anak',
   'Gratis',
   'Malam Minggu',
-  'Kriya', 'Kajian',
+  'Kriya',
+  'Kajian',
 ]
 
 type EventTemplate = {

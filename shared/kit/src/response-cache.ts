@@ -34,12 +34,18 @@ export function createVersionSource(database: Database, scope = 'public'): Versi
 export interface CachedBody {
   status: number
   body: unknown
+  /**
+   * When the answer changes by itself, without a write (an article scheduled to appear at a
+   * given time): the entry is not used from that moment (epoch ms).
+   */
+  expiresAt?: number | null
 }
 
 interface Entry {
   status: number
   json: string
   etag: string
+  expiresAt: number
 }
 
 export interface ResponseCacheOptions {
@@ -103,14 +109,20 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         version = current
       }
       let entry = current === version ? entries.get(key) : undefined
+      if (entry && entry.expiresAt <= Date.now()) entry = undefined
       if (entry) {
         // refresh its place: least recently used entries are evicted first
         entries.delete(key)
         entries.set(key, entry)
       } else {
-        const { status, body } = await compute()
+        const { status, body, expiresAt } = await compute()
         const json = JSON.stringify(body)
-        entry = { status, json, etag: `W/"${current.toString(36)}-${Bun.hash(json).toString(36)}"` }
+        entry = {
+          status,
+          json,
+          etag: `W/"${current.toString(36)}-${Bun.hash(json).toString(36)}"`,
+          expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
+        }
         // a slow request that read an older version answers without storing
         if (version === current) store(key, entry)
       }

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { nextArticlePublication } from '@app/db'
 import { cacheKey } from '@app/kit'
 import type { CatalogContext } from '../deps'
 import { settingsResponse, statsResponse } from './model'
@@ -9,10 +10,11 @@ export const platformRoutes = ({ database, cache }: CatalogContext) =>
     .get(
       '/api/stats',
       ({ request }) =>
-        cache.respond(request, cacheKey('stats'), async () => ({
-          status: 200,
-          body: { success: true, stats: await platformStats(database) },
-        })),
+        cache.respond(request, cacheKey('stats'), async () => {
+          // total_news counts articles whose time has come: valid until the next one's
+          const [stats, expiresAt] = await Promise.all([platformStats(database), nextArticlePublication(database)])
+          return { status: 200, body: { success: true, stats }, expiresAt }
+        }),
       {
         response: { 200: statsResponse },
         detail: { tags: ['Platform'], summary: 'Statistik platform' },

@@ -1,18 +1,24 @@
-import { Elysia, status } from 'elysia'
-import { errorResponse, pageRequest, pagination } from '@app/kit'
-import type { NewsDeps } from '../deps'
+import { Elysia } from 'elysia'
+import { nextArticlePublication } from '@app/db'
+import { cacheKey, errorResponse, pageRequest, pagination } from '@app/kit'
+import type { NewsContext } from '../deps'
 import { articleDetailResponse, articleParams, newsListQuery, newsListResponse } from './model'
 import { findPublicArticle, listArticles } from './service'
 
-export const articleRoutes = ({ database }: NewsDeps) =>
+// answers are valid until a scheduled article becomes visible by itself
+export const articleRoutes = ({ database, cache }: NewsContext) =>
   new Elysia({ name: 'news.articles' })
     .get(
       '/api/news',
-      async ({ query }) => {
-        const page = pageRequest(query, 9, 50)
-        const { items, total } = await listArticles(database, query, page)
-        return { success: true as const, data: items, pagination: pagination(page, total, true) }
-      },
+      ({ query, request }) =>
+        cache.respond(request, cacheKey('news', query), async () => {
+          const page = pageRequest(query, 9, 50)
+          const [{ items, total }, expiresAt] = await Promise.all([
+            listArticles(database, query, page),
+            nextArticlePublication(database),
+          ])
+          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total, true) }, expiresAt }
+        }),
       {
         query: newsListQuery,
         response: { 200: newsListResponse },
@@ -27,11 +33,15 @@ export const articleRoutes = ({ database }: NewsDeps) =>
     )
     .get(
       '/api/news/:slug',
-      async ({ params }) => {
-        const article = await findPublicArticle(database, params.slug)
-        if (!article) return status(404, { success: false as const, error: 'Artikel tidak ditemukan' })
-        return { success: true as const, article }
-      },
+      ({ params, request }) =>
+        cache.respond(request, cacheKey('article', params), async () => {
+          const [article, expiresAt] = await Promise.all([
+            findPublicArticle(database, params.slug),
+            nextArticlePublication(database),
+          ])
+          if (!article) return { status: 404, body: { success: false, error: 'Artikel tidak ditemukan' }, expiresAt }
+          return { status: 200, body: { success: true, article }, expiresAt }
+        }),
       {
         params: articleParams,
         response: { 200: articleDetailResponse, 404: errorResponse },
