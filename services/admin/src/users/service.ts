@@ -1,5 +1,5 @@
-import { count, eq } from 'drizzle-orm'
-import { adminUsers, type Database } from '@app/db'
+import { and, count, eq, isNull } from 'drizzle-orm'
+import { adminSessions, adminUsers, type Database } from '@app/db'
 import type { Logger } from '@app/kit'
 
 export async function createOrResetAdmin(
@@ -10,6 +10,11 @@ export async function createOrResetAdmin(
   const [existing] = await db.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.username, input.username))
   if (existing) {
     await db.update(adminUsers).set({ passwordHash, updatedAt: new Date() }).where(eq(adminUsers.id, existing.id))
+    // a new password ends every session opened with the old one
+    await db
+      .update(adminSessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(adminSessions.userId, existing.id), isNull(adminSessions.revokedAt)))
     return 'reset'
   }
   await db.insert(adminUsers).values({

@@ -1,0 +1,91 @@
+import { t } from 'elysia'
+import { MAX_QUERY_LENGTH } from '@app/db'
+import { oneOf, pageQuery } from '@app/kit'
+
+export const ADMIN_LIST_DEFAULT_LIMIT = 50
+export const ADMIN_LIST_MAX_LIMIT = 100
+export const STATUS_FILTERS = ['all', 'published', 'pending', 'draft', 'rejected'] as const
+const EVENT_TYPES = ['offline', 'online', 'hybrid'] as const
+const EVENT_STATUSES = ['published', 'pending', 'draft', 'rejected'] as const
+
+export const adminEventListQuery = t.Object({
+  ...pageQuery,
+  status: t.Optional(
+    oneOf([...STATUS_FILTERS], {
+      error: `status harus salah satu dari ${STATUS_FILTERS.join(', ')}`,
+      description: 'Kosong atau all = semua status',
+    }),
+  ),
+  q: t.Optional(
+    t.String({
+      maxLength: MAX_QUERY_LENGTH,
+      error: `q maksimal ${MAX_QUERY_LENGTH} karakter`,
+      description: 'Cari di judul, deskripsi, dan penyelenggara; id atau slug yang persis juga cocok',
+    }),
+  ),
+})
+export type AdminEventListQuery = typeof adminEventListQuery.static
+
+const nullableString = t.Union([t.String(), t.Null()])
+
+/** The public event detail plus what only moderators see. */
+export const adminEventItem = t.Object({
+  id: t.String(),
+  title: t.String(),
+  slug: t.String(),
+  short_description: t.String(),
+  description: t.String({ description: 'HTML yang sudah disanitasi' }),
+  poster_url: t.String(),
+  gallery: t.Array(t.Object({ url: t.String(), caption: nullableString })),
+  start_date: t.String({ format: 'date' }),
+  end_date: t.String({ format: 'date' }),
+  start_time: nullableString,
+  end_time: nullableString,
+  event_type: oneOf([...EVENT_TYPES]),
+  venue_name: t.String(),
+  venue_address: t.String(),
+  latitude: t.Union([t.Number(), t.Null()]),
+  longitude: t.Union([t.Number(), t.Null()]),
+  city_name: nullableString,
+  city_slug: nullableString,
+  city_time_zone: nullableString,
+  category_name: t.String(),
+  category_slug: t.String(),
+  organizer_name: t.String(),
+  contact_phone: t.String(),
+  ticket_url: t.String(),
+  is_free: t.Union([t.Literal(0), t.Literal(1)]),
+  ticket_price_min: t.Number(),
+  ticket_price_max: t.Number(),
+  tags: t.Array(t.Object({ id: t.String(), name: t.String(), slug: t.String() })),
+  status: oneOf([...EVENT_STATUSES]),
+  contact_name: t.String(),
+  contact_email: t.String(),
+  created_at: t.String({ description: 'ISO 8601 UTC' }),
+  updated_at: t.String({ description: 'ISO 8601 UTC' }),
+  published_at: t.Union([t.String(), t.Null()], { description: 'ISO 8601 UTC; null bila belum pernah terbit' }),
+})
+
+export const adminEventListResponse = t.Object({
+  success: t.Literal(true),
+  events: t.Array(adminEventItem),
+  total: t.Integer(),
+  page: t.Integer(),
+  limit: t.Integer(),
+})
+
+export const eventIdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 100, error: 'id tidak valid' }) })
+
+export const rejectBody = t.Optional(
+  t.Object({
+    reason: t.Optional(
+      t.Union([t.String({ maxLength: 1000 }), t.Null()], { error: 'reason harus berupa teks, maksimal 1000 karakter' }),
+    ),
+  }),
+)
+
+export const moderationResponse = t.Object({
+  success: t.Literal(true),
+  message: t.String(),
+  event: t.Object({ id: t.String(), slug: t.String(), status: oneOf([...EVENT_STATUSES]) }),
+})
