@@ -25,7 +25,7 @@ const lifecycle = createLifecycle()
 const app = createBaseApp({
   service: 'all',
   logger,
-  checks: { database: () => database.ping() },
+  checks: { database: () => database.ping(), storage: () => media.storage.ping() },
   isDraining: () => lifecycle.draining,
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))

@@ -12,7 +12,7 @@ export function createApp(deps: MediaAppDeps) {
   return createBaseApp({
     service: 'media',
     logger: deps.logger,
-    checks: { database: () => deps.database.ping() },
+    checks: { database: () => deps.database.ping(), storage: () => deps.storage.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
   })
     .use(docs('Event Catalog API: media', 'Unggah gambar dan cek berkas.'))

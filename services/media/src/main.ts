@@ -1,7 +1,7 @@
 // The media service as its own process: env -> deps -> listen.
 import { join } from 'node:path'
 import { createDb } from '@app/db'
-import { createLifecycle, createLogger, createRateLimiter, readConfigOrExit, serve } from '@app/kit'
+import { ConfigError, createLifecycle, createLogger, createRateLimiter, readConfigOrExit, serve } from '@app/kit'
 import { createApp } from './app'
 import { mediaDepsFromConfig } from './deps'
 
@@ -9,6 +9,13 @@ const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'media')
 const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite') })
 const lifecycle = createLifecycle()
-const deps = await mediaDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) })
+const deps = await mediaDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) }, { logger }).catch(
+  async (error) => {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(`Invalid configuration: ${error.message}`)
+    await database.close()
+    process.exit(1)
+  },
+)
 const app = createApp({ ...deps, logger, lifecycle })
 serve(app, { port: config.port, service: 'media', logger, lifecycle, onClose: () => database.close() })

@@ -1,0 +1,15 @@
+// The part of s3rver (a test-only S3-compatible server, no bundled types) the tests use.
+declare module 's3rver' {
+  interface S3rverOptions {
+    address?: string
+    port?: number
+    silent?: boolean
+    directory: string
+    configureBuckets?: { name: string; configs?: unknown[] }[]
+  }
+  export default class S3rver {
+    constructor(options: S3rverOptions)
+    run(): Promise<{ address: string; port: number; family: string }>
+    close(): Promise<void>
+  }
+}

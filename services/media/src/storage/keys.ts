@@ -1,0 +1,29 @@
+// Storage keys: the only names the media service ever creates, reads or serves.
+
+export const IMAGE_TYPES = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+} as const
+export type ImageExtension = keyof typeof IMAGE_TYPES
+
+/** `uploads/YYYY/MM/<uuid v7>.<png|jpg|webp>`; nothing else is a key (no dots, slashes or escapes to play with). */
+export const KEY_PATTERN =
+  /^uploads\/\d{4}\/(0[1-9]|1[0-2])\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|webp)$/
+
+export function isValidKey(key: string): boolean {
+  return KEY_PATTERN.test(key)
+}
+
+/** A new key for an upload stored now (UTC year and month). */
+export function newKey(extension: ImageExtension, now = new Date()): string {
+  const year = now.getUTCFullYear()
+  const month = String(now.getUTCMonth() + 1).padStart(2, '0')
+  return `uploads/${year}/${month}/${Bun.randomUUIDv7()}.${extension}`
+}
+
+/** The content type implied by a valid key's extension. */
+export function contentTypeOfKey(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1) as ImageExtension
+  return IMAGE_TYPES[extension] ?? 'application/octet-stream'
+}
