@@ -3,7 +3,16 @@
 // service plugins run as separate processes behind Caddy in production (services/*/src/main.ts).
 import { join } from 'node:path'
 import { createDb, isEmptyCatalogue, migrateDb, seedDemo } from '@app/db'
-import { createBaseApp, createLifecycle, createLogger, createRateLimiter, docs, readConfigOrExit, serve } from '@app/kit'
+import {
+  ConfigError,
+  createBaseApp,
+  createLifecycle,
+  createLogger,
+  createRateLimiter,
+  docs,
+  readConfigOrExit,
+  serve,
+} from '@app/kit'
 import { adminDepsFromConfig, adminService, bootstrapAdmin } from '@app/admin'
 import { catalogDepsFromConfig, catalogService } from '@app/catalog'
 import { mediaDepsFromConfig, mediaService } from '@app/media'
@@ -20,7 +29,12 @@ if (config.seedDemo && (await isEmptyCatalogue(database))) {
 await bootstrapAdmin(database, config, logger)
 
 const shared = { database, rateLimiter: createRateLimiter(database) }
-const media = await mediaDepsFromConfig(config, shared)
+const media = await mediaDepsFromConfig(config, shared).catch(async (error) => {
+  if (!(error instanceof ConfigError)) throw error
+  console.error(`Invalid configuration: ${error.message}`)
+  await database.close()
+  process.exit(1)
+})
 const lifecycle = createLifecycle()
 const app = createBaseApp({
   service: 'all',
@@ -34,4 +48,11 @@ const app = createBaseApp({
   .use(mediaService(media))
   .use(adminService(await adminDepsFromConfig(config, shared)))
 
-serve(app, { port: config.port, service: 'all', logger, lifecycle, onClose: () => database.close() })
+serve(app, {
+  port: config.port,
+  service: 'all',
+  logger,
+  lifecycle,
+  shutdownDelayMs: config.shutdownDelayMs,
+  onClose: () => database.close(),
+})

@@ -274,6 +274,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         started.push(proc)
         const replacement = { ...service, proc, logFile }
         await waitFor(answers(`${service.url}/ready`), 60_000, service.name)
+        // Caddy checks /ready every 2 s: give it one round to route here again
+        await Bun.sleep(2500)
         return replacement
       },
       async stop() {

@@ -18,4 +18,11 @@ const deps = await mediaDepsFromConfig(config, { database, rateLimiter: createRa
   },
 )
 const app = createApp({ ...deps, logger, lifecycle })
-serve(app, { port: config.port, service: 'media', logger, lifecycle, onClose: () => database.close() })
+serve(app, {
+  port: config.port,
+  service: 'media',
+  logger,
+  lifecycle,
+  shutdownDelayMs: config.shutdownDelayMs,
+  onClose: () => database.close(),
+})

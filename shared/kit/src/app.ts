@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { readJsonLimited } from './body-limit'
-import { errorEnvelope } from './errors'
+import { errorEnvelope, HttpError, MESSAGES } from './errors'
 import { health, type ReadinessCheck } from './health'
 import { requestLog, type Logger } from './request-log'
 
@@ -14,6 +14,8 @@ export interface BaseAppOptions {
 }
 
 export const DEFAULT_JSON_LIMIT_BYTES = 64 * 1024
+/** No request declares more than this: the 24 MB upload plus multipart framing. */
+export const MAX_DECLARED_BODY_BYTES = 25 * 1024 * 1024
 
 /**
  * What every service app starts from: request id + log line, the error envelope, size-capped
@@ -24,6 +26,10 @@ export function createBaseApp(options: BaseAppOptions) {
   return new Elysia({ name: `base.${options.service}` })
     .use(requestLog(options.logger))
     .use(errorEnvelope(options.logger))
+    .onRequest(({ request }) => {
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_DECLARED_BODY_BYTES)
+        throw new HttpError(413, MESSAGES.tooLarge)
+    })
     .onParse({ as: 'global' }, ({ request, contentType }) => {
       if (contentType === 'application/json' || contentType?.startsWith('application/json'))
         return readJsonLimited(request, jsonLimit)

@@ -283,3 +283,25 @@ describe('rate limiter', () => {
     await limiter.hit('t3', 'k', 1, 60)
   })
 })
+
+describe('request size over real HTTP', () => {
+  test('a declared body above 25 MiB gets the 413 envelope, not the server default', async () => {
+    const { MAX_REQUEST_BODY_BYTES } = await import('./serve')
+    const app = testApp(captureLogger().logger).listen({
+      port: 0,
+      hostname: '127.0.0.1',
+      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+    })
+    try {
+      const res = await fetch(`http://127.0.0.1:${app.server!.port}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Uint8Array(30 * 1024 * 1024),
+      })
+      expect(res.status).toBe(413)
+      expect(await res.json()).toEqual({ success: false, error: 'Ukuran data melebihi batas yang diizinkan' })
+    } finally {
+      await app.stop()
+    }
+  })
+})

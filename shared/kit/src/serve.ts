@@ -10,9 +10,10 @@ export function createLifecycle(): Lifecycle {
   return { draining: false }
 }
 
-// A little above the 24 MB upload limit plus multipart framing; everything else is capped lower
-// by the app itself (JSON 64 KB). Bun's own default would be 128 MB.
-export const MAX_REQUEST_BODY_BYTES = 25 * 1024 * 1024
+// Bun's own cap (its default is 128 MB). Bun answers a declared length above it with an empty
+// 413, so it sits above the app's own limit (MAX_DECLARED_BODY_BYTES in app.ts), which answers
+// with the envelope; bodies without a declared length are capped by each route's reader.
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024
 
 /**
  * Listens on `port` and shuts down gracefully on SIGTERM/SIGINT: /ready turns 503, after

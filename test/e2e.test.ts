@@ -1,0 +1,271 @@
+// End to end through Caddy against the local stack (scripts/stack-lib.ts): real PostgreSQL (a
+// throwaway cluster this test starts and stops), a real S3-compatible server (s3rver), two
+// catalog and two media replicas, real HTTP. The whole journey of an event, replicas stopped
+// and killed under load, and the database going away and coming back.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import S3rver from 's3rver'
+import { freePort, startStack, stopProcess, type Stack } from '../scripts/stack-lib'
+import { listedPaths, renderedDom } from './browser'
+import { ADDED_ENDPOINTS, CONTRACT_ENDPOINTS } from './contract'
+
+const ADMIN = { username: 'moderator', password: 'kata-sandi-uji-e2e-2026' }
+const BUCKET = 'uploads'
+let stack: Stack
+let s3: S3rver
+let s3Dir: string
+let gw: string
+
+beforeAll(async () => {
+  s3Dir = mkdtempSync(join(tmpdir(), 'e2e-s3-'))
+  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir })
+  const { port } = (await s3.run()) as { port: number }
+  stack = await startStack({
+    gatewayPort: freePort(),
+    catalogReplicas: 2,
+    mediaReplicas: 2,
+    s3: { endpoint: `http://127.0.0.1:${port}`, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: BUCKET },
+    adminUsername: ADMIN.username,
+    adminPassword: ADMIN.password,
+    env: { UPLOAD_LIMIT_PER_MINUTE: '10000', SUBMIT_LIMIT_PER_HOUR: '10000' },
+  })
+  gw = stack.gateway
+}, 180_000)
+
+afterAll(async () => {
+  await stack?.stop()
+  await s3?.close().catch(() => {})
+  rmSync(s3Dir, { recursive: true, force: true })
+}, 60_000)
+
+// a small valid PNG (1x1), padded to `size` bytes with a trailing chunk the decoder ignores
+function png(size = 0): Uint8Array {
+  const base = Uint8Array.from(
+    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='),
+    (c) => c.charCodeAt(0),
+  )
+  if (size <= base.length) return base
+  const out = new Uint8Array(size)
+  out.set(base)
+  for (let i = base.length; i < size; i++) out[i] = i % 251
+  return out
+}
+
+async function upload(bytes: Uint8Array, name = 'poster.png') {
+  const form = new FormData()
+  form.append('file', new File([bytes], name, { type: 'image/png' }))
+  return fetch(`${gw}/api/upload`, { method: 'POST', body: form })
+}
+
+const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any, headers: res.headers })
+const getJson = (path: string, init?: RequestInit) => fetch(`${gw}${path}`, init).then(json)
+const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${gw}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  }).then(json)
+
+describe('the journey of an event, through the gateway', () => {
+  test('upload, check, submit, moderate, publish, log out', async () => {
+    // 1. upload a poster and read it back through the gateway
+    const poster = png(5000)
+    const uploaded = await json(await upload(poster))
+    expect(uploaded.status).toBe(200)
+    expect(uploaded.body.success).toBe(true)
+    expect(uploaded.body.url).toBe(uploaded.body.data.url)
+    const fileUrl = new URL(uploaded.body.url)
+    const file = await fetch(`${gw}${fileUrl.pathname}`)
+    expect(file.status).toBe(200)
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(poster)
+
+    // 2. check it
+    const check = await getJson(`/api/check-file?url=${encodeURIComponent(uploaded.body.url)}`)
+    expect(check.status).toBe(200)
+    expect(check.body).toMatchObject({ url: uploaded.body.url, exists: true, status: 200 })
+
+    // 3. submit an event with it
+    const before = {
+      stats: (await getJson('/api/stats')).body.stats,
+      musik: (await getJson('/api/categories?limit=100')).body.data.find((c: any) => c.slug === 'musik'),
+    }
+    const submitted = await postJson('/api/events/submit', {
+      title: 'Konser Uji Ujung ke Ujung',
+      category_id: before.musik.id,
+      start_date: '2031-05-01',
+      start_time: '19:00',
+      organizer_name: 'Tim Uji E2E',
+      contact_email: 'uji@example.id',
+      poster_url: uploaded.body.url,
+      tags: 'Ujicoba E2E, Jazz',
+    })
+    expect(submitted.status).toBe(201)
+    const { id, slug } = submitted.body.event
+
+    // 4. not public yet; counted in total_events only
+    expect((await getJson(`/api/events/${slug}`)).status).toBe(404)
+    const pendingStats = (await getJson('/api/stats')).body.stats
+    expect(pendingStats.total_events).toBe(before.stats.total_events + 1)
+    expect(pendingStats.published_events).toBe(before.stats.published_events)
+    expect((await getJson('/api/tags?q=Ujicoba')).body.data).toEqual([])
+
+    // 5. log in, find it pending
+    const login = await fetch(`${gw}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    })
+    expect(login.status).toBe(200)
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]
+    const admin = { cookie }
+    const pending = await getJson('/api/admin/events?status=pending', { headers: admin })
+    expect(pending.status).toBe(200)
+    expect(pending.body.events.map((e: any) => e.id)).toContain(id)
+
+    // 6. approve: public at once, on every catalog replica
+    const approved = await postJson(`/api/admin/events/${id}/approve`, undefined, admin)
+    expect(approved.status).toBe(200)
+    expect(approved.body.success).toBe(true)
+    for (const replica of stack.services.catalog) {
+      const detail = await fetch(`${replica.url}/api/events/${slug}`).then(json)
+      expect(detail.status).toBe(200)
+      expect(detail.body.event.poster_url).toBe(uploaded.body.url)
+    }
+    const list = await getJson('/api/events?kategori=musik&limit=100')
+    expect(list.body.data.map((e: any) => e.slug)).toContain(slug)
+    const tag = (await getJson('/api/tags?q=Ujicoba')).body.data
+    expect(tag).toEqual([expect.objectContaining({ name: 'Ujicoba E2E', event_count: 1 })])
+    const musik = (await getJson('/api/categories?limit=100')).body.data.find((c: any) => c.slug === 'musik')
+    expect(musik.event_count).toBe(before.musik.event_count + 1)
+    const stats = (await getJson('/api/stats')).body.stats
+    expect(stats.published_events).toBe(before.stats.published_events + 1)
+
+    // 7. log out: the admin list is refused
+    expect((await postJson('/api/admin/logout', undefined, admin)).status).toBe(200)
+    const refused = await getJson('/api/admin/events', { headers: admin })
+    expect(refused.status).toBe(401)
+    expect(refused.body.success).toBe(false)
+  }, 60_000)
+})
+
+describe('the gateway', () => {
+  test('routes by exact path, answers its own errors with the envelope, adds security headers', async () => {
+    for (const path of ['/api/newsletter', '/api/eventsx', '/api/admin', '/nope']) {
+      const res = await getJson(path)
+      expect(res.status).toBe(404)
+      expect(res.body).toEqual({ success: false, error: expect.any(String) })
+    }
+    const res = await fetch(`${gw}/api/events`)
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(res.headers.get('x-frame-options')).toBe('DENY')
+    expect(res.headers.get('referrer-policy')).toBeTruthy()
+  })
+
+  test('1 MB body limit on JSON endpoints, 25 MiB on upload; an oversized body does not harm the next request', async () => {
+    const big = await postJson('/api/events/submit', { title: 'x'.repeat(1_100_000) })
+    expect(big.status).toBe(413)
+    expect(big.body.success).toBe(false)
+    // the same without a declared length: stopped while streaming
+    const chunks = new TextEncoder().encode(JSON.stringify({ title: 'x'.repeat(1_100_000) }))
+    const streamed = await fetch(`${gw}/api/events/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < chunks.length; i += 64 * 1024) controller.enqueue(chunks.slice(i, i + 64 * 1024))
+          controller.close()
+        },
+      }),
+    }).then(json)
+    expect(streamed.status).toBe(413)
+    expect(streamed.body.success).toBe(false)
+    expect((await getJson('/api/events')).status).toBe(200)
+
+    const tooBig = await upload(png(26 * 1024 * 1024))
+    expect(tooBig.status).toBe(413)
+    expect((await tooBig.json()).success).toBe(false)
+    // exactly at the limit still goes through the gateway
+    const atLimit = await upload(png(24 * 1024 * 1024))
+    expect(atLimit.status).toBe(200)
+    for (let i = 0; i < 4; i++) expect((await upload(png(1000))).status).toBe(200)
+  }, 60_000)
+
+  test('docs: one OpenAPI document for every service, and Swagger UI renders it in a browser', async () => {
+    const doc = (await getJson('/api/openapi.json')).body
+    for (const [method, path] of [...CONTRACT_ENDPOINTS, ...ADDED_ENDPOINTS]) expect(doc.paths[path]?.[method]).toBeDefined()
+    const paths = listedPaths(await renderedDom(`${gw}/docs`))
+    for (const [, path] of CONTRACT_ENDPOINTS) expect(paths).toContain(path)
+  }, 90_000)
+})
+
+describe('failures', () => {
+  async function uploadsDuring(count: number, concurrency: number, during: (started: () => number) => Promise<void>) {
+    const results: { status: number; startedAt: number; endedAt: number }[] = []
+    let next = 0
+    const bytes = png(512 * 1024)
+    const worker = async () => {
+      while (next < count) {
+        next++
+        const startedAt = performance.now()
+        const status = await upload(bytes)
+          .then(async (r) => (await r.arrayBuffer(), r.status))
+          .catch(() => 0)
+        results.push({ status, startedAt, endedAt: performance.now() })
+      }
+    }
+    await Promise.all([...Array.from({ length: concurrency }, worker), during(() => results.length)])
+    return results
+  }
+
+  test('a media replica stopped with SIGTERM during uploads fails none of them', async () => {
+    const victim = stack.services.media[0]
+    const results = await uploadsDuring(60, 4, async (done) => {
+      while (done() < 10) await Bun.sleep(20)
+      await stopProcess(victim.proc)
+    })
+    expect(results.filter((r) => r.status !== 200)).toEqual([])
+    stack.services.media[0] = await stack.restart(victim)
+  }, 120_000)
+
+  test('a media replica killed with SIGKILL fails at most the uploads it held, none after', async () => {
+    const victim = stack.services.media[1]
+    let killedAt = 0
+    const results = await uploadsDuring(60, 4, async (done) => {
+      while (done() < 10) await Bun.sleep(20)
+      victim.proc.kill('SIGKILL')
+      killedAt = performance.now()
+    })
+    const failed = results.filter((r) => r.status !== 200)
+    expect(failed.length).toBeLessThanOrEqual(4)
+    // every failure was already under way when the replica died
+    for (const f of failed) expect(f.startedAt).toBeLessThanOrEqual(killedAt)
+    stack.services.media[1] = await stack.restart(victim)
+  }, 120_000)
+
+  test('the database stopped: 503 envelopes within 5 seconds; back by itself when it returns', async () => {
+    const cluster = stack.cluster!
+    await cluster.stop()
+    try {
+      for (const path of ['/api/events', '/api/news', '/api/categories']) {
+        const started = performance.now()
+        const res = await getJson(path)
+        expect(res.status).toBe(503)
+        expect(res.body).toEqual({ success: false, error: expect.any(String) })
+        expect(performance.now() - started).toBeLessThan(5000)
+      }
+    } finally {
+      await cluster.start()
+    }
+    const deadline = Date.now() + 30_000
+    let status = 0
+    while (Date.now() < deadline) {
+      status = (await fetch(`${gw}/api/events`)).status
+      if (status === 200) break
+      await Bun.sleep(250)
+    }
+    expect(status).toBe(200)
+    expect((await getJson('/api/news')).status).toBe(200)
+  }, 90_000)
+})
