@@ -21,6 +21,8 @@ COPY package.json bun.lock bunfig.toml tsconfig.json ./
 COPY shared ./shared
 COPY services ./services
 # the image's unprivileged user; services only need to read the code
+RUN mkdir -p /app/data && chown bun:bun /app/data
+ENV DATA_DIR=/app/data
 USER bun
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

@@ -19,7 +19,10 @@ export interface MediaDeps {
 }
 
 export function storageFromConfig(config: Config, logger?: Logger, timeouts?: Partial<S3Timeouts>): Storage {
-  return config.s3 ? createS3Storage(config.s3, { logger, timeouts }) : createDiskStorage(join(config.dataDir, 'media'), logger)
+  // uploads are staged under DATA_DIR (S3 driver too): each deployment and each test keeps its own
+  return config.s3
+    ? createS3Storage(config.s3, { logger, timeouts, stagingDirectory: join(config.dataDir, 'media-staging') })
+    : createDiskStorage(join(config.dataDir, 'media'), logger)
 }
 
 /**
