@@ -35,6 +35,8 @@ const media = await mediaDepsFromConfig(config, shared).catch(async (error) => {
   await database.close()
   process.exit(1)
 })
+const catalog = await catalogDepsFromConfig(config, shared)
+const news = await newsDepsFromConfig(config, shared)
 const lifecycle = createLifecycle()
 const app = createBaseApp({
   service: 'all',
@@ -43,8 +45,8 @@ const app = createBaseApp({
   isDraining: () => lifecycle.draining,
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))
-  .use(catalogService(await catalogDepsFromConfig(config, shared)))
-  .use(newsService(await newsDepsFromConfig(config, shared)))
+  .use(catalogService(catalog))
+  .use(newsService(news))
   .use(mediaService(media))
   .use(adminService(await adminDepsFromConfig(config, shared)))
 
@@ -54,5 +56,8 @@ serve(app, {
   logger,
   lifecycle,
   shutdownDelayMs: config.shutdownDelayMs,
-  onClose: () => database.close(),
+  onClose: async () => {
+    await Promise.all([catalog.cache?.close(), news.cache?.close()])
+    await database.close()
+  },
 })

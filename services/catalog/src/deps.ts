@@ -1,5 +1,5 @@
 import type { Database } from '@app/db'
-import { createResponseCache, createVersionSource, type Config, type RateLimiter, type ResponseCache } from '@app/kit'
+import { createListeningVersionSource, createResponseCache, type Config, type RateLimiter, type ResponseCache } from '@app/kit'
 
 export interface CatalogDeps {
   database: Database
@@ -18,7 +18,7 @@ export async function catalogDepsFromConfig(
   return {
     database: shared.database,
     rateLimiter: shared.rateLimiter,
-    cache: createResponseCache({ versions: createVersionSource(shared.database) }),
+    cache: createResponseCache({ versions: createListeningVersionSource(shared.database, { service: 'catalog' }) }),
     submitLimitPerHour: config.submitLimitPerHour,
     trustedProxies: config.trustedProxies,
   }

@@ -11,4 +11,14 @@ const database = await createDb(config.databaseUrl, { dataDir: join(config.dataD
 const lifecycle = createLifecycle()
 const deps = await catalogDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) })
 const app = createApp({ ...deps, logger, lifecycle })
-serve(app, { port: config.port, service: 'catalog', logger, lifecycle, shutdownDelayMs: config.shutdownDelayMs, onClose: () => database.close() })
+serve(app, {
+  port: config.port,
+  service: 'catalog',
+  logger,
+  lifecycle,
+  shutdownDelayMs: config.shutdownDelayMs,
+  onClose: async () => {
+    await deps.cache?.close()
+    await database.close()
+  },
+})

@@ -8,7 +8,10 @@ export interface DocsAppDeps extends DocsDeps {
 }
 
 export function createApp(deps: DocsAppDeps) {
-  return createBaseApp({ service: 'docs', logger: deps.logger, checks: {}, isDraining: () => deps.lifecycle?.draining ?? false }).use(
-    docsService(deps),
-  )
+  return createBaseApp({
+    service: 'docs',
+    logger: deps.logger,
+    checks: {},
+    isDraining: () => deps.lifecycle?.draining ?? false,
+  }).use(docsService(deps))
 }

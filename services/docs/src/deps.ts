@@ -10,7 +10,10 @@ export interface DocsDeps {
 
 const DEFAULT_UPSTREAMS = 'http://catalog:3000,http://news:3000,http://media:3000,http://admin:3000'
 
-export async function docsDepsFromConfig(_config: Config, env: Record<string, string | undefined> = process.env): Promise<DocsDeps> {
+export async function docsDepsFromConfig(
+  _config: Config,
+  env: Record<string, string | undefined> = process.env,
+): Promise<DocsDeps> {
   const upstreams = (env.DOCS_UPSTREAMS || DEFAULT_UPSTREAMS)
     .split(',')
     .map((s) => s.trim().replace(/\/+$/, ''))

@@ -7,4 +7,11 @@ const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'docs')
 const lifecycle = createLifecycle()
 const app = createApp({ ...(await docsDepsFromConfig(config)), logger, lifecycle })
-serve(app, { port: config.port, service: 'docs', logger, lifecycle, shutdownDelayMs: config.shutdownDelayMs, onClose: async () => {} })
+serve(app, {
+  port: config.port,
+  service: 'docs',
+  logger,
+  lifecycle,
+  shutdownDelayMs: config.shutdownDelayMs,
+  onClose: async () => {},
+})

@@ -1,5 +1,5 @@
 import type { Database } from '@app/db'
-import { createResponseCache, createVersionSource, type Config, type RateLimiter, type ResponseCache } from '@app/kit'
+import { createListeningVersionSource, createResponseCache, type Config, type RateLimiter, type ResponseCache } from '@app/kit'
 
 export interface NewsDeps {
   database: Database
@@ -20,6 +20,6 @@ export async function newsDepsFromConfig(
     database: shared.database,
     rateLimiter: shared.rateLimiter,
     trustedProxies: config.trustedProxies,
-    cache: createResponseCache({ versions: createVersionSource(shared.database) }),
+    cache: createResponseCache({ versions: createListeningVersionSource(shared.database, { service: 'news' }) }),
   }
 }

@@ -17,6 +17,11 @@ export interface Database {
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>
+  /**
+   * LISTEN on a channel (a dedicated connection on PostgreSQL, re-established after a drop;
+   * `onListen` runs at every (re)start). Resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -56,6 +61,10 @@ function createPostgres(url: string, options: CreateDbOptions): Database {
     ping: async () => {
       await client`select 1`
     },
+    listen: async (channel, onNotify, onListen) => {
+      const { unlisten } = await client.listen(channel, onNotify, onListen)
+      return unlisten
+    },
     close: () => client.end({ timeout: 5 }),
   }
 }
@@ -79,6 +88,11 @@ export function wrapPglite(client: PGliteInterface): Database {
     ping: async () => {
       if (closed) throw new DatabaseUnavailableError('database closed')
       await client.query('select 1')
+    },
+    listen: async (channel, onNotify, onListen) => {
+      const unlisten = await client.listen(channel, onNotify)
+      onListen?.()
+      return unlisten
     },
     close: async () => {
       if (closed) return

@@ -270,6 +270,17 @@ export const dataVersions = pgTable('data_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 })
 
+// The cache-holding replicas (catalog, news) and the data version each has applied. A writer
+// waits until every live replica has acknowledged its write before answering, so the next
+// request anywhere sees it (shared/kit/src/invalidation.ts).
+export const cacheReplicas = pgTable('cache_replicas', {
+  id: text('id').primaryKey(),
+  service: text('service').notNull(),
+  ackedVersion: bigint('acked_version', { mode: 'number' }).notNull().default(0),
+  // database time of the replica's last heartbeat
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
 export const schema = {
   categories,
   cities,
@@ -284,4 +295,5 @@ export const schema = {
   moderationLog,
   rateLimitHits,
   dataVersions,
+  cacheReplicas,
 }

@@ -10,6 +10,7 @@ import type { Database } from '@app/db'
  */
 export interface VersionSource {
   current(arrivedAt?: number): Promise<number>
+  close?(): Promise<void>
 }
 
 export function createVersionSource(database: Database, scope = 'public'): VersionSource {
@@ -62,6 +63,8 @@ export interface ResponseCache {
    */
   respond(request: Request, key: string, compute: () => Promise<CachedBody>, cacheControl?: string): Promise<Response>
   readonly size: number
+  /** Stops the version source (its listener and replica registration, if any). */
+  close(): Promise<void>
 }
 
 // Public data may change at any moment (a moderator approves an event): clients and shared
@@ -99,6 +102,9 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   return {
     get size() {
       return entries.size
+    },
+    close: async () => {
+      await options.versions.close?.()
     },
     async respond(request, key, compute, cacheControl = PUBLIC_CACHE_CONTROL) {
       const current = await options.versions.current()

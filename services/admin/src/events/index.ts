@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { errorResponse, pageRequest } from '@app/kit'
+import { awaitReplicas, errorResponse, pageRequest } from '@app/kit'
 import { adminGuard } from '../auth/guard'
 import type { AdminDeps } from '../deps'
 import {
@@ -41,6 +41,8 @@ export const moderationRoutes = (deps: AdminDeps) =>
       '/api/admin/events/:id/approve',
       async ({ params, admin }) => {
         const event = await moderateEvent(deps.database, { eventId: params.id, adminId: admin.id, action: 'approve' })
+        // public at once on every catalog replica when this answer arrives
+        await awaitReplicas(deps.database)
         return { success: true as const, message: 'Event berhasil disetujui dan sudah tampil untuk publik', event }
       },
       {
@@ -59,6 +61,7 @@ export const moderationRoutes = (deps: AdminDeps) =>
       async ({ params, body, admin }) => {
         const reason = body?.reason?.trim() || null
         const event = await moderateEvent(deps.database, { eventId: params.id, adminId: admin.id, action: 'reject', reason })
+        await awaitReplicas(deps.database)
         return { success: true as const, message: 'Event ditolak', event }
       },
       {

@@ -36,7 +36,9 @@ describe('GET /api/cities', () => {
 
   test('q searches city and province names', async () => {
     const byProvince = await get(ctx.app, '/api/cities?q=jawa%20barat')
-    const expected = await ctx.database.rows<{ slug: string }>(sql`select slug from cities where province = 'Jawa Barat' order by name`)
+    const expected = await ctx.database.rows<{ slug: string }>(
+      sql`select slug from cities where province = 'Jawa Barat' order by name`,
+    )
     expect(byProvince.body.data.map((c: any) => c.slug)).toEqual(expected.map((r) => r.slug))
     const byName = await get(ctx.app, '/api/cities?q=makas')
     expect(byName.body.data.map((c: any) => c.slug)).toEqual(['makassar'])
@@ -44,7 +46,9 @@ describe('GET /api/cities', () => {
 
   test('cities span all three Indonesian time zones', async () => {
     const res = await get(ctx.app, '/api/cities?limit=100')
-    expect(new Set(res.body.data.map((c: any) => c.time_zone))).toEqual(new Set(['Asia/Jakarta', 'Asia/Makassar', 'Asia/Jayapura']))
+    expect(new Set(res.body.data.map((c: any) => c.time_zone))).toEqual(
+      new Set(['Asia/Jakarta', 'Asia/Makassar', 'Asia/Jayapura']),
+    )
   })
 
   test('bad parameters: 400 envelope', async () => {

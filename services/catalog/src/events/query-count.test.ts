@@ -22,7 +22,13 @@ async function countQueries(path: string): Promise<number> {
 }
 
 test('events, categories, cities and tags: the same query count for 1 and 100 items, at most 3', async () => {
-  for (const list of ['/api/events', '/api/events?kategori=musik&sort=price_asc', '/api/categories', '/api/cities', '/api/tags']) {
+  for (const list of [
+    '/api/events',
+    '/api/events?kategori=musik&sort=price_asc',
+    '/api/categories',
+    '/api/cities',
+    '/api/tags',
+  ]) {
     const sep = list.includes('?') ? '&' : '?'
     const one = await countQueries(`${list}${sep}limit=1`)
     const hundred = await countQueries(`${list}${sep}limit=100`)

@@ -104,7 +104,10 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
       .orderBy(...ORDER[query.sort ?? 'created_at_desc'])
       .limit(page.limit)
       .offset(page.offset),
-    count: db.select({ total: sql<number>`count(*)::int` }).from(events).where(where),
+    count: db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(events)
+      .where(where),
   }
 }
 

@@ -1,5 +1,5 @@
 import { Elysia, status } from 'elysia'
-import { clientAddress, errorResponse, HttpError } from '@app/kit'
+import { awaitReplicas, clientAddress, errorResponse, HttpError } from '@app/kit'
 import type { CatalogDeps } from '../deps'
 import { submissionBody, submissionResponse } from './model'
 import { SUBMITTED_MESSAGE, submitEvent } from './service'
@@ -12,6 +12,8 @@ export const submissionRoutes = (deps: CatalogDeps) =>
     async ({ body }) => {
       const result = await submitEvent(deps.database, body)
       if (!result.ok) return status(400, { success: false as const, error: result.errors[0].message, details: result.errors })
+      // every catalog replica counts it (stats) when this answer arrives
+      await awaitReplicas(deps.database)
       return status(201, { success: true as const, message: SUBMITTED_MESSAGE, event: result.event })
     },
     {

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { createTestDatabase, type TestDatabase } from '@app/db/testing'
+import { awaitReplicas, createListeningVersionSource, type ListeningVersionSource } from './invalidation'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.close()
+})
+
+/** The database, counting the queries a version source sends through it. */
+function counted() {
+  const counter = { n: 0 }
+  const wrapped = {
+    ...database,
+    rows: async <T>(query: any) => {
+      counter.n++
+      return database.rows<T>(query)
+    },
+  }
+  return { db: wrapped, counter }
+}
+
+async function untilTrusted(source: ListeningVersionSource) {
+  const deadline = Date.now() + 10_000
+  await source.current()
+  while (!source.trusted()) {
+    if (Date.now() > deadline) throw new Error('never trusted')
+    await Bun.sleep(20)
+  }
+}
+
+const dbVersion = async () =>
+  Number((await database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`))[0].version)
+
+describe('listening version source', () => {
+  test('while trusted, answers without a query; a write acknowledged by every replica is seen by all at once', async () => {
+    const a = counted()
+    const b = counted()
+    const replicaA = createListeningVersionSource(a.db, { service: 'test-a' })
+    const replicaB = createListeningVersionSource(b.db, { service: 'test-b' })
+    try {
+      await Promise.all([untilTrusted(replicaA), untilTrusted(replicaB)])
+      const before = await dbVersion()
+      expect(await replicaA.current()).toBe(before)
+      const queries = a.counter.n
+      for (let i = 0; i < 50; i++) await replicaA.current()
+      expect(a.counter.n).toBe(queries)
+
+      // a writer: commit, then wait for every live replica
+      await database.rows(sql`update settings set value = value || '.' where key = 'site_tagline'`)
+      const started = performance.now()
+      await awaitReplicas(database)
+      expect(performance.now() - started).toBeLessThan(1000)
+      const after = await dbVersion()
+      expect(after).toBeGreaterThan(before)
+      // the very next request on either replica, without asking the database
+      const [qa, qb] = [a.counter.n, b.counter.n]
+      expect(await replicaA.current()).toBe(after)
+      expect(await replicaB.current()).toBe(after)
+      expect(a.counter.n - qa + (b.counter.n - qb)).toBeLessThanOrEqual(2)
+    } finally {
+      await replicaA.close()
+      await replicaB.close()
+    }
+    const [{ n }] = await database.rows<{ n: number }>(
+      sql`select count(*)::int as n from cache_replicas where service like 'test-%'`,
+    )
+    expect(n).toBe(0)
+  }, 30_000)
+
+  test('before its listener is proven, a replica reads the version per request', async () => {
+    const c = counted()
+    const replica = createListeningVersionSource(c.db, { service: 'test-c', heartbeatMs: 60_000 })
+    try {
+      await database.rows(sql`update settings set value = value || '.' where key = 'site_tagline'`)
+      expect(await replica.current()).toBe(await dbVersion())
+    } finally {
+      await replica.close()
+    }
+  })
+})
+
+describe('awaitReplicas', () => {
+  test('ignores replicas not seen for seconds, waits a bounded time for a live one that does not acknowledge', async () => {
+    await database.rows(
+      sql`insert into cache_replicas (id, service, acked_version, seen_at) values ('gone', 'test', 0, now() - interval '1 minute')`,
+    )
+    let started = performance.now()
+    await awaitReplicas(database)
+    expect(performance.now() - started).toBeLessThan(500)
+
+    await database.rows(sql`insert into cache_replicas (id, service, acked_version, seen_at) values ('stuck', 'test', 0, now())`)
+    started = performance.now()
+    await awaitReplicas(database)
+    const waited = performance.now() - started
+    // longer than a replica's trust lasts, so a stuck one can no longer answer from its cache
+    expect(waited).toBeGreaterThan(2000)
+    expect(waited).toBeLessThan(4000)
+    await database.rows(sql`delete from cache_replicas where service = 'test'`)
+  }, 30_000)
+})

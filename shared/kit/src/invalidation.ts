@@ -1,0 +1,150 @@
+// Exact cache invalidation across replicas without a database query per request.
+//
+// Every write bumps `data_versions` and NOTIFYs the new version at commit (migration 0005).
+// A replica LISTENs, applies a notified version locally (its cached answers are dropped) and
+// acknowledges it in `cache_replicas`. A writer, after its commit, waits until every live
+// replica has acknowledged its version before it answers the client, so the next request to
+// any replica sees the write.
+//
+// A replica answers from its cache without asking the database only while it *trusts* its
+// listening connection: each heartbeat (every second) notifies the replica itself, and
+// receiving that ping proves every earlier commit's notification has arrived (notifications
+// come in commit order). Trust lasts TRUST_MS from when the ping was sent; without it the
+// replica reads the version per request, as createVersionSource does. A writer waits at most
+// TRUST_MS + a margin: a replica too slow to acknowledge has stopped trusting by then.
+import { sql } from 'drizzle-orm'
+import type { Database } from '@app/db'
+import type { Logger } from './request-log'
+import { createVersionSource, type VersionSource } from './response-cache'
+
+const CHANNEL = 'data_version'
+const HEARTBEAT_MS = 1000
+const TRUST_MS = 2000
+// a replica whose last heartbeat is older than this is not waited for (its trust has lapsed)
+const LIVE_SECONDS = 3
+const WRITER_WAIT_MS = TRUST_MS + 500
+
+export interface ListeningVersionSource extends VersionSource {
+  readonly id: string
+  /** True while answers may come from the cache without reading the version. */
+  trusted(): boolean
+  close(): Promise<void>
+}
+
+export function createListeningVersionSource(
+  database: Database,
+  options: { service: string; logger?: Logger; heartbeatMs?: number; trustMs?: number },
+): ListeningVersionSource {
+  const id = `${options.service}-${Bun.randomUUIDv7()}`
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS
+  const trustMs = options.trustMs ?? TRUST_MS
+  const polling = createVersionSource(database)
+  let version = -1
+  let trustedUntil = 0
+  let closed = false
+  let unlisten: (() => Promise<void>) | undefined
+  let timer: Timer | undefined
+  let pingSeq = 0
+  const pingsSent = new Map<number, number>()
+
+  const ack = () =>
+    database.rows(sql`
+      insert into cache_replicas (id, service, acked_version, seen_at) values (${id}, ${options.service}, ${version}, now())
+      on conflict (id) do update set acked_version = greatest(cache_replicas.acked_version, excluded.acked_version), seen_at = now()`)
+
+  function apply(next: number) {
+    if (next > version) version = next
+  }
+
+  function onNotify(payload: string) {
+    if (payload.startsWith('ping:')) {
+      const [, replica, seq] = payload.split(':')
+      if (replica !== id) return
+      const sentAt = pingsSent.get(Number(seq))
+      pingsSent.delete(Number(seq))
+      if (sentAt !== undefined) trustedUntil = Math.max(trustedUntil, sentAt + trustMs)
+      return
+    }
+    const next = Number(payload)
+    if (!Number.isFinite(next) || next <= version) return
+    apply(next)
+    ack().catch((error) => options.logger?.warn('cache ack failed', { error: String(error) }))
+  }
+
+  async function heartbeat() {
+    const sentAt = performance.now()
+    const seq = ++pingSeq
+    pingsSent.set(seq, sentAt)
+    // forget pings that never came back
+    for (const [s] of pingsSent) if (s < seq - 10) pingsSent.delete(s)
+    apply(await polling.current(sentAt))
+    await ack()
+    await database.rows(sql`select pg_notify(${CHANNEL}, ${`ping:${id}:${seq}`})`)
+  }
+
+  let starting: Promise<void> | undefined
+  function start() {
+    starting ??= (async () => {
+      unlisten = await database.listen(CHANNEL, onNotify, () => {
+        // (re)connected: notifications may have been missed, trust only after the next ping
+        trustedUntil = 0
+        void heartbeat().catch(() => {})
+      })
+      const tick = () => {
+        if (closed) return
+        heartbeat()
+          .catch((error) => options.logger?.warn('cache heartbeat failed', { error: String(error) }))
+          .finally(() => {
+            if (!closed) timer = setTimeout(tick, heartbeatMs)
+          })
+      }
+      tick()
+    })().catch((error) => {
+      starting = undefined
+      options.logger?.warn('cache listener failed to start', { error: String(error) })
+    })
+    return starting
+  }
+
+  return {
+    id,
+    trusted: () => performance.now() < trustedUntil,
+    async current(arrivedAt = performance.now()) {
+      if (!closed) void start()
+      if (performance.now() < trustedUntil) return version
+      const read = await polling.current(arrivedAt)
+      apply(read)
+      return version
+    },
+    async close() {
+      closed = true
+      trustedUntil = 0
+      clearTimeout(timer)
+      await starting
+      await unlisten?.().catch(() => {})
+      await database.rows(sql`delete from cache_replicas where id = ${id}`).catch(() => {})
+    },
+  }
+}
+
+/**
+ * For writers, after their transaction committed: waits until every live cache replica has
+ * acknowledged the current data version (normally a few milliseconds), at most ~2.5 s.
+ */
+export async function awaitReplicas(database: Database, logger?: Logger): Promise<void> {
+  const [{ version }] = await database.rows<{ version: string | number }>(
+    sql`select version from data_versions where scope = 'public'`,
+  )
+  const deadline = performance.now() + WRITER_WAIT_MS
+  for (;;) {
+    const [{ behind }] = await database.rows<{ behind: number }>(sql`
+      select count(*)::int as behind from cache_replicas
+      where seen_at > now() - make_interval(secs => ${LIVE_SECONDS}) and acked_version < ${Number(version)}`)
+    if (behind === 0) return
+    if (performance.now() > deadline) {
+      logger?.warn('cache replicas did not acknowledge a write in time', { behind, version: Number(version) })
+      return
+    }
+    await Bun.sleep(2)
+  }
+}
