@@ -123,12 +123,16 @@ export const events = pgTable(
     searchText: text('search_text').generatedAlwaysAs(sql`immutable_unaccent(lower(title || ' ' || organizer_name))`),
   },
   (t) => [
-    index('events_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    // ascending: a backward scan serves ORDER BY created_at DESC, id DESC (an index declared DESC
+    // gets NULLS LAST from drizzle and would not match the query's default NULLS FIRST)
+    index('events_status_created_idx').on(t.status, t.createdAt, t.id),
     index('events_status_start_idx').on(t.status, t.startDate, t.id),
     index('events_status_price_idx').on(t.status, t.ticketPriceMin, t.id),
     index('events_status_title_idx').on(t.status, t.title, t.id),
     index('events_category_idx').on(t.categoryId, t.status),
     index('events_city_idx').on(t.cityId, t.status),
+    // the common "events in this city of this category, soonest first" list
+    index('events_city_category_start_idx').on(t.cityId, t.categoryId, t.status, t.startDate, t.id),
     index('events_type_idx').on(t.eventType, t.status),
     index('events_free_idx').on(t.isFree, t.status),
     index('events_search_idx').using('gin', t.searchVector),
@@ -173,7 +177,7 @@ export const newsArticles = pgTable(
     searchText: text('search_text').generatedAlwaysAs(sql`immutable_unaccent(lower(title))`),
   },
   (t) => [
-    index('news_status_published_idx').on(t.status, t.publishedAt.desc(), t.id.desc()),
+    index('news_status_published_idx').on(t.status, t.publishedAt, t.id),
     index('news_category_idx').on(sql`lower(${t.category})`, t.status),
     index('news_search_idx').using('gin', t.searchVector),
     index('news_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),

@@ -43,7 +43,25 @@ const cases: [string, EventListQuery][] = [
   ['q', { q: 'festival musik' }],
 ]
 
+// sorts an index must deliver in order, so a page is read without sorting every match
+const ORDERED_BY_INDEX: [string, EventListQuery][] = [
+  ['default (created_at_desc)', {}],
+  ['start_date_asc', { sort: 'start_date_asc' }],
+  ['start_date_desc', { sort: 'start_date_desc' }],
+  ['price_asc', { sort: 'price_asc' }],
+  ['title_asc', { sort: 'title_asc' }],
+  ['kota + kategori, start_date_asc', { kota: 'bandung', kategori: 'musik', sort: 'start_date_asc' }],
+]
+
 describe('EXPLAIN of the event list queries', () => {
+  for (const [name, query] of ORDERED_BY_INDEX)
+    test(`${name}: the page comes in index order, with no sort of all matches`, async () => {
+      const { page } = listQueries(database, query, pageRequest({ page: 3 }, 12, 100))
+      const planNodes = await plan(page)
+      expect(planNodes.map((n) => n['Node Type'])).not.toContain('Sort')
+      expect(planNodes.map((n) => n['Node Type'])).not.toContain('Incremental Sort')
+    })
+
   for (const [name, query] of cases)
     test(`${name}: page and count use indexes on events`, async () => {
       const queries = listQueries(database, query, pageRequest({ page: 3 }, 12, 100))
