@@ -282,12 +282,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         await stopProcess(caddy)
         await Promise.all(started.map((p) => stopProcess(p)))
         if (cluster) await cluster.destroy()
+        // a directory we made (logs, uploads) goes too; one the caller gave is theirs
+        if (!options.workDir) rmSync(workDir, { recursive: true, force: true })
       },
     }
     return stack
   } catch (error) {
     await Promise.all(started.map((p) => stopProcess(p)))
     if (cluster) await cluster.destroy()
+    if (!options.workDir) rmSync(workDir, { recursive: true, force: true })
     throw error
   }
 }

@@ -1,18 +1,19 @@
 // compose.yaml and the Caddyfile checked without a Docker engine: the compose file through
 // docker-compose's own validation and its parsed structure, the Caddyfile through `caddy validate`.
-import { describe, expect, test } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from './helpers'
 
 const secrets = { POSTGRES_PASSWORD: 'pw-for-validation', MINIO_ROOT_USER: 'minio-user', MINIO_ROOT_PASSWORD: 'minio-password' }
 
+// caddy and docker-compose write under $HOME
+const home = mkdtempSync(join(tmpdir(), 'cfg-'))
+afterAll(() => rmSync(home, { recursive: true, force: true }))
+
 function run(cmd: string[], env: Record<string, string> = {}) {
-  const result = Bun.spawnSync(cmd, {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'cfg-')), ...env },
-  })
+  const result = Bun.spawnSync(cmd, { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: home, ...env } })
   return { ok: result.success, output: result.stdout.toString() + result.stderr.toString() }
 }
 

@@ -20,6 +20,8 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'media-storage-test-'))
 })
 afterAll(async () => {
+  // the S3 driver's default staging directory, used by the drivers built directly here
+  await rm(join(tmpdir(), 'event-catalog-media-staging'), { recursive: true, force: true })
   await s3.stop()
   await rm(scratch, { recursive: true, force: true })
 })
