@@ -26,6 +26,7 @@
 import postgres from 'postgres'
 import { parseArgs } from 'node:util'
 import { createDb, migrateDb } from '@app/db'
+import { datasetCounts } from './dataset'
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -887,15 +888,10 @@ try {
     return { ...row, attempt: 20 }
   })
 
-  const [stats] = await sql<Record<string, number>[]>`
-    select (select count(*)::int from events) as events,
-           (select count(*)::int from events where status = 'published') as published,
-           (select count(*)::int from event_tags) as event_tags,
-           (select count(*)::int from tags) as tags,
-           (select count(*)::int from categories) as categories,
-           (select count(*)::int from cities) as cities,
-           (select count(*)::int from news_articles) as news,
-           pg_size_pretty(pg_total_relation_size('events')) as events_size`
+  const [{ events_size }] = await sql<
+    { events_size: string }[]
+  >`select pg_size_pretty(pg_total_relation_size('events')) as events_size`
+  const stats = { ...(await datasetCounts(sql)), events_size }
   log(
     `done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${stats.events} events (${stats.published} published, ` +
       `${eventCount} inserted), ${stats.event_tags} event_tags (${linkCount}), ${stats.tags} tags, ${stats.categories} categories, ` +

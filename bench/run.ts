@@ -26,6 +26,7 @@ import { createDb, migrateDb } from '@app/db'
 import { createCluster, freePort, repoRoot, stopProcess, type Cluster } from '../scripts/stack-lib'
 import { writeChart } from './chart'
 import { evaluateTargets, renderMarkdown, type BenchReport, type Ceiling, type HttpRun, type TargetResult } from './report'
+import { datasetCounts } from './dataset'
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -525,14 +526,7 @@ async function prepareDatabase(workDir: string) {
         ),
       ),
     )
-    const [dataset] = await sql<Record<string, number>[]>`
-      select (select count(*)::int from events) as events,
-             (select count(*)::int from events where status = 'published') as published,
-             (select count(*)::int from event_tags) as event_tags,
-             (select count(*)::int from tags) as tags,
-             (select count(*)::int from categories) as categories,
-             (select count(*)::int from cities) as cities,
-             (select count(*)::int from news_articles) as news`
+    const dataset = await datasetCounts(sql)
     // scenario parameters, as the peer picks its own (bench.sh)
     const city = 'jakarta-selatan'
     const category = 'musik'

@@ -1,10 +1,11 @@
 import { t } from 'elysia'
-import { MAX_QUERY_LENGTH } from '@app/db'
+import { eventType, MAX_QUERY_LENGTH } from '@app/db'
 import { oneOf, pageQuery, paginationWithLinksSchema } from '@app/kit'
 
 export const EVENT_SORTS = ['created_at_desc', 'start_date_asc', 'start_date_desc', 'price_asc', 'title_asc'] as const
 export type EventSort = (typeof EVENT_SORTS)[number]
-export const EVENT_TYPES = ['offline', 'online', 'hybrid'] as const
+// the schema's enum: one list of event types for the filter, the responses and submissions
+export const EVENT_TYPES = eventType.enumValues
 
 export const eventListQuery = t.Object({
   ...pageQuery,

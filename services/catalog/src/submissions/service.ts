@@ -1,6 +1,7 @@
 import { eq, or, sql, type AnyColumn } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import sanitizeHtml from 'sanitize-html'
+import { EVENT_TYPES } from '../events/model'
 import { categories, cities, eventTags, events, slugify, sqlState, tags, type Database, type Db, type EventType } from '@app/db'
 import type { FieldError } from '@app/kit'
 import type { SubmissionBody } from './model'
@@ -26,8 +27,6 @@ export const LIMITS = {
   yearMin: 1970,
   yearMax: 2100,
 } as const
-
-const EVENT_TYPES: readonly EventType[] = ['offline', 'online', 'hybrid']
 
 /** The order in which field errors are reported: the contract's order of the fields. */
 const FIELD_ORDER = [
@@ -223,7 +222,8 @@ export async function validateSubmission(
   if (endTime && !TIME.test(endTime)) fail('end_time', 'Jam selesai harus berformat HH:mm (00:00 sampai 23:59)')
 
   const eventType = (clean(body.event_type).toLowerCase() || 'offline') as EventType
-  if (!EVENT_TYPES.includes(eventType)) fail('event_type', 'Jenis event harus salah satu dari offline, online, hybrid')
+  if (!(EVENT_TYPES as readonly string[]).includes(eventType))
+    fail('event_type', 'Jenis event harus salah satu dari offline, online, hybrid')
 
   const venueName = optional('venue_name', 'Nama tempat', clean(body.venue_name), LIMITS.venueNameMax)
   const venueAddress = optional('venue_address', 'Alamat tempat', clean(body.venue_address), LIMITS.venueAddressMax)
