@@ -137,6 +137,10 @@ export const events = pgTable(
     index('events_free_idx').on(t.isFree, t.status),
     index('events_search_idx').using('gin', t.searchVector),
     index('events_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // time windows: "dates overlap this window" (migration 0015)
+    index('events_date_range_idx').using('gist', sql`daterange(${t.startDate}, greatest(${t.startDate}, ${t.endDate}), '[]')`),
+    // near me: the bounding box before the haversine test
+    index('events_lat_lng_idx').on(t.latitude, t.longitude).where(sql`${t.latitude} IS NOT NULL`),
   ],
 )
 
