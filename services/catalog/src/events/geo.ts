@@ -46,10 +46,11 @@ export function nearPoint(query: GeoFilter): Point | null {
 
 /** Great-circle distance in km (haversine), as SQL over the event's coordinates. */
 export function distanceSql(p: Point): SQL {
-  return sql`(2 * ${EARTH_RADIUS_KM} * asin(sqrt(
+  // least(): rounding must not push asin's argument above 1 for far-apart points
+  return sql`(2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1.0::float8, sqrt(
     power(sin(radians("events"."latitude" - ${p.lat}::float8) / 2), 2) +
     cos(radians(${p.lat}::float8)) * cos(radians("events"."latitude")) *
-    power(sin(radians("events"."longitude" - ${p.lng}::float8) / 2), 2))))`
+    power(sin(radians("events"."longitude" - ${p.lng}::float8) / 2), 2)))))`
 }
 
 /** Bounding box (index) and exact radius (haversine). */
