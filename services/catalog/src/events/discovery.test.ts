@@ -133,7 +133,8 @@ describe('facets=1', () => {
           .join('&')
         const res = await get(ctx.app, `/api/events?kategori=${FIXTURE_CATEGORY}&${other}&${param}=${f.value}`)
         const expected = param === 'kategori' ? undefined : res.body.pagination.total
-        if (expected !== undefined) expect({ param, value: f.value, count: f.count }).toEqual({ param, value: f.value, count: expected })
+        if (expected !== undefined)
+          expect({ param, value: f.value, count: f.count }).toEqual({ param, value: f.value, count: expected })
       }
   })
   test('facets=2 is a 400; without facets there is no facets key', async () => {

@@ -62,7 +62,9 @@ export async function eventFacets({ db }: Database, query: EventListQuery, nowMs
   return {
     kategori: kategori.map((r) => ({ ...r, count: Number(r.count) })).sort(byCountThenLabel),
     kota: kota.map((r) => ({ ...r, count: Number(r.count) })).sort(byCountThenLabel),
-    format: format.map((r) => ({ value: r.value, label: FORMAT_LABELS[r.value] ?? r.value, count: Number(r.count) })).sort(byCountThenLabel),
+    format: format
+      .map((r) => ({ value: r.value, label: FORMAT_LABELS[r.value] ?? r.value, count: Number(r.count) }))
+      .sort(byCountThenLabel),
     gratis: gratis.map((r) => ({ value: r.value, label: GRATIS_LABELS[r.value], count: Number(r.count) })).sort(byCountThenLabel),
     // fixed order (a time scale), zeros included
     waktu: WAKTU.map((w) => ({ value: w, label: WAKTU_LABELS[w], count: Number(waktuRow[w] ?? 0) })),

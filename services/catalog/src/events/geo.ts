@@ -38,7 +38,9 @@ export function nearPoint(query: GeoFilter): Point | null {
         { field: 'sort', message: 'sort=distance membutuhkan lat dan lng' },
       ])
     if (query.radius_km !== undefined)
-      throw new HttpError(400, 'radius_km membutuhkan lat dan lng', [{ field: 'radius_km', message: 'radius_km membutuhkan lat dan lng' }])
+      throw new HttpError(400, 'radius_km membutuhkan lat dan lng', [
+        { field: 'radius_km', message: 'radius_km membutuhkan lat dan lng' },
+      ])
     return null
   }
   return { lat: query.lat!, lng: query.lng!, radiusKm: query.radius_km ?? DEFAULT_RADIUS_KM }

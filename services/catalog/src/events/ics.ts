@@ -87,7 +87,11 @@ export function foldLine(line: string): string {
 
 const compactDate = (iso: string) => iso.replace(/-/g, '')
 const compactTime = (time: string) => time.slice(0, 8).replace(/:/g, '').padEnd(6, '0')
-const utcStamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+const utcStamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '')
 
 function offsetText(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+'

@@ -35,10 +35,20 @@ export const discoveryQuery = {
   mulai: dateParam('mulai', 'Event yang tanggalnya beririsan dengan rentang mulai..sampai (inklusif), YYYY-MM-DD'),
   sampai: dateParam('sampai', 'Akhir rentang (inklusif), YYYY-MM-DD; tidak boleh sebelum mulai'),
   lat: t.Optional(
-    t.Number({ minimum: -90, maximum: 90, error: 'lat harus angka antara -90 dan 90', description: 'Lintang titik pusat (bersama lng)' }),
+    t.Number({
+      minimum: -90,
+      maximum: 90,
+      error: 'lat harus angka antara -90 dan 90',
+      description: 'Lintang titik pusat (bersama lng)',
+    }),
   ),
   lng: t.Optional(
-    t.Number({ minimum: -180, maximum: 180, error: 'lng harus angka antara -180 dan 180', description: 'Bujur titik pusat (bersama lat)' }),
+    t.Number({
+      minimum: -180,
+      maximum: 180,
+      error: 'lng harus angka antara -180 dan 180',
+      description: 'Bujur titik pusat (bersama lat)',
+    }),
   ),
   radius_km: t.Optional(
     t.Number({
@@ -120,7 +130,9 @@ export const facetsSchema = t.Object(
     gratis: t.Array(facetValue),
     waktu: t.Array(facetValue),
   },
-  { description: 'Hanya dengan facets=1: jumlah event per nilai, di bawah semua filter lain (filter facet itu sendiri diabaikan)' },
+  {
+    description: 'Hanya dengan facets=1: jumlah event per nilai, di bawah semua filter lain (filter facet itu sendiri diabaikan)',
+  },
 )
 
 export const eventListResponse = t.Object({

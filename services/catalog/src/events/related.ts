@@ -19,7 +19,12 @@ export async function relatedEvents({ db }: Database, eventId: string, tagIds: s
   const upcoming = and(eq(events.status, 'published'), ne(events.id, eventId), waktuCondition('mendatang', nowMs))!
   const selfCategory = sql`(select s.category_id from events s where s.id = ${eventId})`
   const selfCity = sql`(select s.city_id from events s where s.id = ${eventId})`
-  const tagList = tagIds.length ? sql.join(tagIds.map((t) => sql`${t}`), sql`, `) : undefined
+  const tagList = tagIds.length
+    ? sql.join(
+        tagIds.map((t) => sql`${t}`),
+        sql`, `,
+      )
+    : undefined
   // uncorrelated subqueries over "events": each is its own small index-ordered read
   const candidates = (where: SQL) =>
     sql`(select ${events.id} from ${events} where ${upcoming} and ${where} order by ${events.startDate}, ${events.id} limit ${CANDIDATES})`
@@ -44,8 +49,6 @@ export async function relatedEvents({ db }: Database, eventId: string, tagIds: s
     .innerJoin(categories, eq(categories.id, events.categoryId))
     .leftJoin(cities, eq(cities.id, events.cityId))
     .where(sql`${events.id} in (${sql.join(reads, sql` union `)})`)
-  rows.sort(
-    (a, b) => Number(b.score) - Number(a.score) || a.startDate.localeCompare(b.startDate) || a.id.localeCompare(b.id),
-  )
+  rows.sort((a, b) => Number(b.score) - Number(a.score) || a.startDate.localeCompare(b.startDate) || a.id.localeCompare(b.id))
   return rows.slice(0, RELATED_LIMIT).map(({ score: _score, ...row }) => toListItem(row))
 }

@@ -101,7 +101,9 @@ export function validateTimeFilter(query: TimeFilter): void {
       { field: 'sampai', message: 'sampai harus tanggal yang valid dengan format YYYY-MM-DD' },
     ])
   if (query.mulai && query.sampai && query.sampai < query.mulai)
-    throw new HttpError(400, 'sampai tidak boleh sebelum mulai', [{ field: 'sampai', message: 'sampai tidak boleh sebelum mulai' }])
+    throw new HttpError(400, 'sampai tidak boleh sebelum mulai', [
+      { field: 'sampai', message: 'sampai tidak boleh sebelum mulai' },
+    ])
 }
 
 // must be the expression of the index in migration 0015, character for character in meaning
@@ -118,12 +120,20 @@ function exact(window: DayWindow): SQL {
 /** The index condition covering the windows of all zones. */
 function covering(windows: DayWindow[]): SQL {
   if ('endedBefore' in windows[0]) {
-    const latest = windows.map((w) => (w as { endedBefore: string }).endedBefore).sort().at(-1)!
+    const latest = windows
+      .map((w) => (w as { endedBefore: string }).endedBefore)
+      .sort()
+      .at(-1)!
     return sql`${dateRange} << daterange(${latest}::date, null, '[)')`
   }
   const ranges = windows as { from: string | null; to: string | null }[]
   const from = ranges.some((w) => !w.from) ? null : ranges.map((w) => w.from!).sort()[0]
-  const to = ranges.some((w) => !w.to) ? null : ranges.map((w) => w.to!).sort().at(-1)!
+  const to = ranges.some((w) => !w.to)
+    ? null
+    : ranges
+        .map((w) => w.to!)
+        .sort()
+        .at(-1)!
   return sql`${dateRange} && daterange(${from}::date, ${to}::date, '[]')`
 }
 
