@@ -231,3 +231,23 @@ describe('iCalendar', () => {
     expect(folded.replace(/\r\n /g, '')).toBe(long)
   })
 })
+
+describe('OpenAPI', () => {
+  test('documents every discovery parameter, the distance sort, facets, related and the calendar feed', async () => {
+    const doc = (await get(ctx.app, '/api/openapi.json')).body
+    const parameters = doc.paths['/api/events'].get.parameters
+    const byName = Object.fromEntries(parameters.map((p: any) => [p.name, p]))
+    for (const name of ['waktu', 'mulai', 'sampai', 'lat', 'lng', 'radius_km', 'facets'])
+      expect({ name, description: Boolean(byName[name]?.description ?? byName[name]?.schema?.description) }).toEqual({
+        name,
+        description: true,
+      })
+    // every contract parameter is still there
+    for (const name of ['page', 'limit', 'q', 'kategori', 'kota', 'tag', 'format', 'gratis', 'sort'])
+      expect(byName[name]).toBeDefined()
+    expect(JSON.stringify(byName.sort.schema)).toContain('distance')
+    expect(JSON.stringify(doc.paths['/api/events'].get.responses['200'])).toContain('facets')
+    expect(JSON.stringify(doc.paths['/api/events/{slug}'].get.responses['200'])).toContain('related')
+    expect(doc.paths['/api/events.ics']?.get).toBeDefined()
+  })
+})

@@ -2,14 +2,23 @@
 // extra columns and the `distance` order. service.ts calls these; everything else lives here.
 import { asc, sql, type SQL } from 'drizzle-orm'
 import { events } from '@app/db'
+import { HttpError } from '@app/kit'
 import { distanceSql, nearCondition, nearPoint } from './geo'
-import type { EventListQuery } from './model'
-import { timeConditions, validateTimeFilter } from './windows'
+import type { EventListQuery, RawEventListQuery } from './model'
+import { timeConditions, validateTimeFilter, WAKTU } from './windows'
 
 /** Cross-field rules the schema cannot express; throws a 400 envelope before any query. */
-export function validateDiscovery(query: EventListQuery): void {
-  validateTimeFilter(query)
+export function validateDiscovery(query: RawEventListQuery): asserts query is EventListQuery {
+  choice('waktu', query.waktu, WAKTU)
+  choice('facets', query.facets, ['0', '1'])
+  validateTimeFilter(query as EventListQuery)
   nearPoint(query)
+}
+
+function choice(field: string, value: string | undefined, values: readonly string[]) {
+  if (value === undefined || values.includes(value)) return
+  const message = field === 'facets' ? 'facets harus 0 atau 1' : `${field} harus salah satu dari ${values.join(', ')}`
+  throw new HttpError(400, message, [{ field, message }])
 }
 
 /** Time window and near-me conditions of a list query. */

@@ -13,7 +13,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { categories, cities, events, type Database } from '@app/db'
 import { envelope, pageRequest } from '@app/kit'
 import { validateDiscovery } from './discovery'
-import type { EventListQuery } from './model'
+import type { RawEventListQuery } from './model'
 import { findPublishedEvent, listQueries } from './service'
 import { addDays, zoneOf } from './windows'
 
@@ -196,7 +196,7 @@ export async function eventCalendar(database: Database, slug: string, request: R
 /** GET /api/events.ics?<list filters>: the list's events (its filters and sort), up to 500. */
 export async function eventsCalendar(
   database: Database,
-  query: EventListQuery,
+  query: RawEventListQuery,
   request: Request,
   nowMs: number,
 ): Promise<Response> {

@@ -21,17 +21,23 @@ const dateParam = (name: string, description: string) =>
     }),
   )
 
+/**
+ * A string from fixed values, documented with its description. (oneOf's union loses the
+ * description in the OpenAPI generator, and TypeBox does not check `enum` on a string: the
+ * value is checked by validateDiscovery, before any query.)
+ */
+const documentedChoice = (values: readonly string[], options: { error: string; description: string }) =>
+  t.Optional(t.String({ enum: [...values], maxLength: 20, ...options }))
+
 /** Discovery filters (issue 14): time windows, near me, facets. All optional, all additive. */
 export const discoveryQuery = {
-  waktu: t.Optional(
-    oneOf([...WAKTU], {
-      error: `waktu harus salah satu dari ${WAKTU.join(', ')}`,
-      description:
-        'Jendela waktu, dengan "hari ini" menurut zona waktu kota event (WIB/WITA/WIT; event online: WIB). hari-ini, besok, ' +
-        'akhir-pekan (Jumat-Minggu; pada akhir pekan mulai hari ini), minggu-ini (hari ini s.d. Minggu), bulan-ini (hari ini ' +
-        's.d. akhir bulan), mendatang (belum selesai), berlalu (sudah selesai). Event beberapa hari cocok pada setiap harinya.',
-    }),
-  ),
+  waktu: documentedChoice(WAKTU, {
+    error: `waktu harus salah satu dari ${WAKTU.join(', ')}`,
+    description:
+      'Jendela waktu, dengan "hari ini" menurut zona waktu kota event (WIB/WITA/WIT; event online: WIB). hari-ini, besok, ' +
+      'akhir-pekan (Jumat-Minggu; pada akhir pekan mulai hari ini), minggu-ini (hari ini s.d. Minggu), bulan-ini (hari ini ' +
+      's.d. akhir bulan), mendatang (belum selesai), berlalu (sudah selesai). Event beberapa hari cocok pada setiap harinya.',
+  }),
   mulai: dateParam('mulai', 'Event yang tanggalnya beririsan dengan rentang mulai..sampai (inklusif), YYYY-MM-DD'),
   sampai: dateParam('sampai', 'Akhir rentang (inklusif), YYYY-MM-DD; tidak boleh sebelum mulai'),
   lat: t.Optional(
@@ -58,12 +64,10 @@ export const discoveryQuery = {
       description: `Radius dari lat/lng dalam km, default ${DEFAULT_RADIUS_KM}, maksimum ${MAX_RADIUS_KM}. Hanya event dengan koordinat.`,
     }),
   ),
-  facets: t.Optional(
-    oneOf(['0', '1'], {
-      error: 'facets harus 0 atau 1',
-      description: '1 = sertakan facets (jumlah per nilai kategori, kota, format, gratis, waktu) di bawah filter yang sama',
-    }),
-  ),
+  facets: documentedChoice(['0', '1'], {
+    error: 'facets harus 0 atau 1',
+    description: '1 = sertakan facets (jumlah per nilai kategori, kota, format, gratis, waktu) di bawah filter yang sama',
+  }),
 }
 
 export const eventListQuery = t.Object({
@@ -89,7 +93,12 @@ export const eventListQuery = t.Object({
   ),
   ...discoveryQuery,
 })
-export type EventListQuery = typeof eventListQuery.static
+/** The query as the schema lets it through; validateDiscovery narrows it to EventListQuery. */
+export type RawEventListQuery = typeof eventListQuery.static
+export type EventListQuery = Omit<RawEventListQuery, 'waktu' | 'facets'> & {
+  waktu?: (typeof WAKTU)[number]
+  facets?: '0' | '1'
+}
 
 const nullableString = t.Union([t.String(), t.Null()])
 
