@@ -1,8 +1,9 @@
 // `related` on the event detail: up to 4 published events that have not ended yet (in their own
 // zone) and share the category, the city or a tag. Candidates come from four small index-ordered
-// reads in one statement (same city + category on events_city_category_start_idx, same category,
-// same city, same tag), at most 12 each, soonest first; they are then ranked by what they share
-// (a shared tag and the category weigh 2, the city 1), the soonest first among equals.
+// reads in one statement (same city + category, same category, same city, same tag), at most 12
+// each, those ending soonest first (events_status_end_idx gives that order from today on); they
+// are then ranked by what they share (a shared tag and the category weigh 2, the city 1), the
+// soonest first among equals.
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm'
 import { categories, cities, events, type Database } from '@app/db'
 import { listColumns, toListItem } from './service'
@@ -27,7 +28,7 @@ export async function relatedEvents({ db }: Database, eventId: string, tagIds: s
     : undefined
   // uncorrelated subqueries over "events": each is its own small index-ordered read
   const candidates = (where: SQL) =>
-    sql`(select ${events.id} from ${events} where ${upcoming} and ${where} order by ${events.startDate}, ${events.id} limit ${CANDIDATES})`
+    sql`(select ${events.id} from ${events} where ${upcoming} and ${where} order by ${events.endDate}, ${events.id} limit ${CANDIDATES})`
   const reads = [
     candidates(and(sql`${events.cityId} = ${selfCity}`, sql`${events.categoryId} = ${selfCategory}`)!),
     candidates(sql`${events.categoryId} = ${selfCategory}`),

@@ -7,7 +7,8 @@
 //
 // Sargable: every window is also a date range that covers all three zones (they differ by at
 // most a day), tested against the GiST index on daterange(start_date, greatest(start_date,
-// end_date)) (migration 0015); the exact per-zone test then only filters the index's rows.
+// end_date)), or for the open windows (mendatang, berlalu) against (status, end_date) (migration
+// 0015); the exact per-zone test then only filters the index's rows.
 import { sql, type SQL } from 'drizzle-orm'
 import { HttpError } from '@app/kit'
 
@@ -117,23 +118,21 @@ function exact(window: DayWindow): SQL {
   return parts.length ? sql.join(parts, sql` and `) : sql`true`
 }
 
-/** The index condition covering the windows of all zones. */
+/**
+ * The index condition covering the windows of all zones: a range on end_date (btree
+ * events_status_end_idx) for the open windows (mendatang, berlalu), an overlap on the GiST
+ * date-range index for the bounded ones.
+ */
 function covering(windows: DayWindow[]): SQL {
+  const sorted = (values: string[]) => [...values].sort()
   if ('endedBefore' in windows[0]) {
-    const latest = windows
-      .map((w) => (w as { endedBefore: string }).endedBefore)
-      .sort()
-      .at(-1)!
-    return sql`${dateRange} << daterange(${latest}::date, null, '[)')`
+    const latest = sorted(windows.map((w) => (w as { endedBefore: string }).endedBefore)).at(-1)!
+    return sql`"events"."end_date" < ${latest}::date`
   }
   const ranges = windows as { from: string | null; to: string | null }[]
-  const from = ranges.some((w) => !w.from) ? null : ranges.map((w) => w.from!).sort()[0]
-  const to = ranges.some((w) => !w.to)
-    ? null
-    : ranges
-        .map((w) => w.to!)
-        .sort()
-        .at(-1)!
+  const from = ranges.some((w) => !w.from) ? null : sorted(ranges.map((w) => w.from!))[0]
+  const to = ranges.some((w) => !w.to) ? null : sorted(ranges.map((w) => w.to!)).at(-1)!
+  if (to === null && from !== null) return sql`"events"."end_date" >= ${from}::date`
   return sql`${dateRange} && daterange(${from}::date, ${to}::date, '[]')`
 }
 
@@ -147,8 +146,22 @@ const inZone = (zone: Zone) =>
 /** The condition of `waktu` at instant `nowMs`: today is taken in each event's zone. */
 export function waktuCondition(waktu: Waktu, nowMs: number): SQL {
   const windows = ZONES.map((zone) => windowOf(waktu, localDate(nowMs, zone)))
+  return sql`(${covering(windows)} and ${perZone(windows)})`
+}
+
+/**
+ * Only the exact test of `waktu` (no index condition): for counting within rows an index has
+ * already selected (the waktu facet), where building a date range per row would only cost.
+ */
+export function waktuExact(waktu: Waktu, nowMs: number): SQL {
+  return perZone(ZONES.map((zone) => windowOf(waktu, localDate(nowMs, zone))))
+}
+
+function perZone(windows: DayWindow[]): SQL {
   const [wib, wita, wit] = windows
-  return sql`(${covering(windows)} and case when ${inZone(ZONES[2])} then ${exact(wit)} when ${inZone(ZONES[1])} then ${exact(wita)} else ${exact(wib)} end)`
+  // from 00:00 to 15:00 UTC every zone has the same date: no per-zone test needed
+  if (windows.every((w) => JSON.stringify(w) === JSON.stringify(wib))) return sql`(${exact(wib)})`
+  return sql`(case when ${inZone(ZONES[2])} then ${exact(wit)} when ${inZone(ZONES[1])} then ${exact(wita)} else ${exact(wib)} end)`
 }
 
 /** Events whose dates overlap the inclusive range [mulai, sampai] (either may be absent). */
