@@ -143,7 +143,9 @@ export const events = pgTable(
     // (+ INCLUDE (start_date, city_id) in migration 0015: drizzle cannot declare it)
     index('events_status_end_idx').on(t.status, t.endDate, t.id),
     // near me: the bounding box before the haversine test
-    index('events_lat_lng_idx').on(t.latitude, t.longitude).where(sql`${t.latitude} IS NOT NULL`),
+    index('events_lat_lng_idx')
+      .on(t.latitude, t.longitude)
+      .where(sql`${t.latitude} IS NOT NULL`),
   ],
 )
 
