@@ -26,6 +26,7 @@
 import postgres from 'postgres'
 import { parseArgs } from 'node:util'
 import { createDb, migrateDb } from '@app/db'
+import { CITY_CENTRES } from './city-centres'
 import { datasetCounts } from './dataset'
 
 const { values: args } = parseArgs({
@@ -581,6 +582,15 @@ function referenceSql(): string[] {
   ]
 }
 
+/** SQL: latitude (axis 0) or longitude (axis 1) of city number `noExpr`'s centre. */
+const centreSql = (count: number, axis: 0 | 1, noExpr: string) =>
+  `(ARRAY[${Array.from({ length: count }, (_, i) => {
+    const [name] = CITIES[i % CITIES.length]
+    const centre = CITY_CENTRES[name]
+    if (!centre) throw new Error(`bench:data: no centre for ${name}`)
+    return centre[axis]
+  }).join(',')}]::float8[])[${noExpr}]`
+
 // part/parts: the rows i with i % parts = part (two connections insert half each; the
 // generated search columns make the insert CPU-bound, so this uses both cores)
 function eventsSql(n: number, nCategories: number, nCities: number, part: number, parts: number) {
@@ -611,8 +621,9 @@ SELECT
   b.event_type::event_type,
   b.venue,
   CASE WHEN b.city_name IS NULL THEN '' ELSE 'Jl. Merdeka No. ' || (1 + b.i % 200) || ', ' || b.city_name || ', ' || b.province END,
-  CASE WHEN b.city_name IS NOT NULL THEN round((-10 + b.r_lat * 15)::numeric, 5)::float8 END,
-  CASE WHEN b.city_name IS NOT NULL THEN round((95 + b.r_lon * 46)::numeric, 5)::float8 END,
+  -- venues within ~3 km of their city's centre; 8% not on the map (yet)
+  CASE WHEN b.city_name IS NOT NULL AND b.r_lat >= 0.08 THEN round((b.centre_lat + (b.r_lat - 0.54) * 0.06)::numeric, 5)::float8 END,
+  CASE WHEN b.city_name IS NOT NULL AND b.r_lat >= 0.08 THEN round((b.centre_lng + (b.r_lon - 0.5) * 0.06)::numeric, 5)::float8 END,
   b.city_id,
   b.category_id,
   b.organizer,
@@ -637,6 +648,12 @@ FROM (
     SELECT x.*,
            format('%s %s %s %s', x.kind, x.topic, x.adj, coalesce(ci.name, 'Online')) AS title,
            ci.id AS city_id, ci.name AS city_name, ci.province,
+           ${centreSql(nCities, 0, 'x.city_no')} AS centre_lat,
+           ${centreSql(nCities, 1, 'x.city_no')} AS centre_lng,
+           -- 55% on the weekend: moved to the Saturday on or after (multi-day ones from the Friday)
+           CASE WHEN x.r_weekend < 0.55
+                THEN x.start_base + (6 - extract(isodow FROM x.start_base)::int + 7) % 7 - CASE WHEN x.extra_days > 0 THEN 1 ELSE 0 END
+                ELSE x.start_base END AS start_date,
            ca.id AS category_id,
            CASE WHEN x.event_type = 'online' THEN x.online_venue ELSE x.venue_base || ' ' || ci.name END AS venue
     FROM (
@@ -654,7 +671,9 @@ FROM (
              ${pick(SENTENCES, 'pg_temp.r(i, 11)')} AS s1,
              ${pick(SENTENCES, 'pg_temp.r(i, 12)')} AS s2,
              ${pick(SENTENCES, 'pg_temp.r(i, 13)')} AS s3,
-             current_date - 365 + floor(pg_temp.r(i, 14) * 730)::int AS start_date,
+             -- from last month to next year
+             current_date - 30 + floor(pg_temp.r(i, 14) * 395)::int AS start_base,
+             pg_temp.r(i, 27) AS r_weekend,
              CASE WHEN pg_temp.r(i, 15) < 0.7 THEN 0 ELSE 1 + floor((pg_temp.r(i, 15) - 0.7) * 10)::int END AS extra_days,
              time '08:00' + floor(pg_temp.r(i, 16) * 26) * interval '30 minutes' AS start_time,
              pg_temp.r(i, 17) AS r_end,

@@ -679,6 +679,21 @@ function scenarios(params: { city: string; category: string; slug: string; q: st
       expectItems: true,
     },
     {
+      name: 'weekend',
+      label: 'waktu=akhir-pekan + kota',
+      service: 'catalog',
+      path: `/api/events?waktu=akhir-pekan&kota=${params.city}`,
+      connections: CONNECTIONS,
+    },
+    {
+      name: 'facets',
+      label: 'facets=1 + kota',
+      service: 'catalog',
+      path: `/api/events?facets=1&kota=${params.city}`,
+      connections: CONNECTIONS,
+      expectItems: true,
+    },
+    {
       name: 'search',
       label: `q search (q=${params.q})`,
       service: 'catalog',

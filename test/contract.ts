@@ -24,4 +24,5 @@ export const ADDED_ENDPOINTS: [string, string][] = [
   ['post', '/api/admin/events/{id}/reject'],
   ['post', '/api/admin/logout'],
   ['get', '/api/admin/me'],
+  ['get', '/api/events.ics'],
 ]

@@ -163,6 +163,25 @@ describe('the gateway', () => {
     expect(res.headers.get('referrer-policy')).toBeTruthy()
   })
 
+  test('routes the iCalendar feeds to the catalog: /api/events.ics and /api/events/{slug}.ics', async () => {
+    const feed = await fetch(`${gw}/api/events.ics?waktu=mendatang&limit=5`)
+    expect(feed.status).toBe(200)
+    expect(feed.headers.get('content-type')).toStartWith('text/calendar')
+    const body = await feed.text()
+    expect(body).toStartWith('BEGIN:VCALENDAR\r\n')
+    // a subscribed calendar app revalidates: an unchanged feed is 304 from either replica
+    const again = await fetch(`${gw}/api/events.ics?waktu=mendatang&limit=5`, {
+      headers: { 'if-none-match': feed.headers.get('etag')! },
+    })
+    expect(again.status).toBe(304)
+    const slug = /URL:[^\r]*\/api\/events\/([a-z0-9-]+)\r\n/.exec(body)?.[1]
+    expect(slug).toBeTruthy()
+    const one = await fetch(`${gw}/api/events/${slug}.ics`)
+    expect(one.status).toBe(200)
+    expect(await one.text()).toContain('BEGIN:VEVENT')
+    expect((await getJson(`/api/events/${slug}`)).body.event.slug).toBe(slug)
+  })
+
   test('1 MB body limit on JSON endpoints, 25 MiB on upload; an oversized body does not harm the next request', async () => {
     const big = await postJson('/api/events/submit', { title: 'x'.repeat(1_100_000) })
     expect(big.status).toBe(413)

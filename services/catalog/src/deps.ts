@@ -9,6 +9,8 @@ export interface CatalogDeps {
   /** Submissions per client address per hour. */
   submitLimitPerHour: number
   trustedProxies: string[]
+  /** The clock (epoch ms) for time windows and "upcoming"; injectable for tests. */
+  now?: () => number
 }
 
 export async function catalogDepsFromConfig(

@@ -3,13 +3,14 @@ import { createLogger, createRateLimiter } from '@app/kit'
 import { createApp } from './app'
 
 /** The catalog app over a fresh, demo-seeded test database. */
-export async function createTestCatalog(overrides: { submitLimitPerHour?: number } = {}) {
+export async function createTestCatalog(overrides: { submitLimitPerHour?: number; now?: () => number } = {}) {
   const database: TestDatabase = await createTestDatabase()
   const app = createApp({
     database,
     rateLimiter: createRateLimiter(database),
     submitLimitPerHour: overrides.submitLimitPerHour ?? 1000,
     trustedProxies: ['*'],
+    now: overrides.now,
     logger: createLogger('silent'),
   })
   return { app, database }

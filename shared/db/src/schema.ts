@@ -137,6 +137,15 @@ export const events = pgTable(
     index('events_free_idx').on(t.isFree, t.status),
     index('events_search_idx').using('gin', t.searchVector),
     index('events_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // time windows: "dates overlap this window" (migration 0015)
+    index('events_date_range_idx').using('gist', sql`daterange(${t.startDate}, greatest(${t.startDate}, ${t.endDate}), '[]')`),
+    // not ended yet / already ended, in end_date order (waktu=mendatang|berlalu, related events)
+    // (+ INCLUDE (start_date, city_id) in migration 0015: drizzle cannot declare it)
+    index('events_status_end_idx').on(t.status, t.endDate, t.id),
+    // near me: the bounding box before the haversine test
+    index('events_lat_lng_idx')
+      .on(t.latitude, t.longitude)
+      .where(sql`${t.latitude} IS NOT NULL`),
   ],
 )
 

@@ -10,6 +10,40 @@ function isoDate(ms: number) {
   return new Date(ms).toISOString().slice(0, 10)
 }
 
+// Local times by category: concerts in the evening, runs at dawn, workshops in the morning.
+const TIMES: Record<string, [start: string, end: string]> = {
+  musik: ['19:00', '23:00'],
+  workshop: ['09:00', '12:00'],
+  olahraga: ['05:30', '09:00'],
+  pameran: ['10:00', '21:00'],
+  kuliner: ['16:00', '22:00'],
+  teknologi: ['09:00', '17:00'],
+  'seni-budaya': ['19:30', '22:30'],
+  pendidikan: ['08:00', '15:00'],
+  bisnis: ['09:00', '16:00'],
+  komunitas: ['07:00', '11:00'],
+  film: ['18:30', '22:00'],
+  'anak-keluarga': ['09:00', '15:00'],
+  religi: ['19:30', '21:30'],
+}
+// categories people go to on weekends (the others mostly run on weekdays)
+const WEEKEND = new Set(['musik', 'olahraga', 'pameran', 'kuliner', 'seni-budaya', 'komunitas', 'film', 'anak-keluarga'])
+const STREETS = ['Merdeka', 'Jenderal Sudirman', 'Ahmad Yani', 'Diponegoro', 'Gajah Mada', 'Pahlawan', 'Veteran', 'Pemuda']
+
+/**
+ * The first day of template `i` (days after Monday of the current week, WIB): about a sixth
+ * in the last month, the rest over the next year, denser in the coming weeks; weekend
+ * categories on Saturday (runs on Sunday, short festivals from Friday), the others on weekdays
+ * or Saturday; long exhibitions are on now.
+ */
+function dayOffset(i: number, category: string, days: number, todayOffset: number): number {
+  if (days >= 10) return todayOffset - 1 - (i % 5)
+  const k = (i * 29) % demoEventTemplates.length
+  const week = Math.round(-4 + 56 * (k / (demoEventTemplates.length - 1)) ** 1.6)
+  const weekday = !WEEKEND.has(category) ? [1, 2, 3, 5][i % 4] : days >= 5 ? 2 : days > 1 ? 4 : category === 'olahraga' ? 6 : 5
+  return week * 7 + weekday
+}
+
 // The published share of the demo: the first 60 templates; the rest cover the other states.
 const PUBLISHED_COUNT = 60
 const OTHER_STATES: EventStatus[] = ['pending', 'pending', 'draft', 'rejected', 'pending']
@@ -36,7 +70,13 @@ export async function seedDemo(database: Database, now = Date.now()): Promise<vo
       .onConflictDoNothing({ target: categories.slug })
     await tx
       .insert(cities)
-      .values(demoCities.map((c) => ({ id: Bun.randomUUIDv7(), ...c, imageUrl: `/media/demo/cities/${c.slug}.jpg` })))
+      .values(
+        demoCities.map(({ latitude: _lat, longitude: _lng, ...c }) => ({
+          id: Bun.randomUUIDv7(),
+          ...c,
+          imageUrl: `/media/demo/cities/${c.slug}.jpg`,
+        })),
+      )
       .onConflictDoNothing({ target: cities.slug })
     await tx
       .insert(tags)
@@ -50,12 +90,26 @@ export async function seedDemo(database: Database, now = Date.now()): Promise<vo
     const cityIds = new Map(cityRows.map((r) => [r.slug, r.id]))
     const tagIds = new Map((await tx.select({ id: tags.id, name: tags.name }).from(tags)).map((r) => [r.name, r.id]))
 
-    const today = Math.floor(now / DAY_MS) * DAY_MS
+    // dates are local: today in WIB, weeks from Monday
+    const today = Math.floor((now + 7 * 3_600_000) / DAY_MS) * DAY_MS
+    const monday = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY_MS
+    const cityBySlug = new Map(demoCities.map((c) => [c.slug, c]))
     const eventRows = demoEventTemplates.map((tpl, i) => {
-      const city = demoCities[(i * 7) % demoCities.length]
-      // spread over roughly 6 weeks back and 4 months ahead
-      const start = today + (((i * 11) % 160) - 45) * DAY_MS
-      const days = i % 5 === 0 ? 2 : i % 7 === 0 ? 3 : 0
+      if (tpl.city && !cityBySlug.has(tpl.city)) throw new Error(`seed: unknown city ${tpl.city} for ${tpl.title}`)
+      const city = tpl.city ? cityBySlug.get(tpl.city)! : demoCities[(i * 7) % demoCities.length]
+      const length = tpl.days ?? 1
+      const start = monday + dayOffset(i, tpl.category, length, (today - monday) / DAY_MS) * DAY_MS
+      const days = length - 1
+      const [startTime, endTime] = i % 13 === 12 ? [null, null] : TIMES[tpl.category]
+      // most venues have coordinates: their own, or a spot within ~3 km of the city centre
+      const coordinates: [number, number] | null = tpl.at
+        ? [tpl.at[0], tpl.at[1]]
+        : i % 9 === 4
+          ? null
+          : [
+              Number((city.latitude + (((i * 37) % 61) - 30) / 1000).toFixed(5)),
+              Number((city.longitude + (((i * 53) % 61) - 30) / 1000).toFixed(5)),
+            ]
       const type = tpl.type ?? 'offline'
       const [min, max] = tpl.price ?? [0, 0]
       const status: EventStatus = i < PUBLISHED_COUNT ? 'published' : OTHER_STATES[(i - PUBLISHED_COUNT) % OTHER_STATES.length]
@@ -75,13 +129,16 @@ export async function seedDemo(database: Database, now = Date.now()): Promise<vo
         ],
         startDate: isoDate(start),
         endDate: isoDate(start + days * DAY_MS),
-        startTime: `${String(8 + (i % 12)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
-        endTime: `${String(Math.min(23, 10 + (i % 12))).padStart(2, '0')}:00`,
+        startTime,
+        endTime,
         eventType: type,
-        venueName: type === 'online' ? tpl.venue : `${tpl.venue} ${city.name}`,
-        venueAddress: type === 'online' ? '' : `Jl. Merdeka No. ${i + 1}, ${city.name}, ${city.province}`,
-        latitude: type === 'online' ? null : Number((-6.2 + ((i * 37) % 100) / 50).toFixed(5)),
-        longitude: type === 'online' ? null : Number((106.8 + ((i * 53) % 100) / 10).toFixed(5)),
+        venueName: type === 'online' || tpl.at ? tpl.venue : `${tpl.venue} ${city.name}`,
+        venueAddress:
+          type === 'online'
+            ? ''
+            : `${tpl.at ? tpl.at[2] : `Jl. ${STREETS[i % STREETS.length]} No. ${((i * 7) % 120) + 1}`}, ${city.name}, ${city.province}`,
+        latitude: type === 'online' ? null : (coordinates?.[0] ?? null),
+        longitude: type === 'online' ? null : (coordinates?.[1] ?? null),
         cityId: type === 'online' ? null : cityIds.get(city.slug)!,
         categoryId: categoryIds.get(tpl.category)!,
         organizerName: tpl.organizer,

@@ -84,7 +84,8 @@ export const docs = (title: string, description: string) =>
         theme: '/docs/assets/swagger-ui.css',
         autoDarkMode: false,
       },
-      exclude: { paths: ['/docs/assets/:file'] },
+      // staticFile: false, else every path with a dot (GET /api/events.ics) is left out
+      exclude: { paths: ['/docs/assets/:file'], staticFile: false },
       documentation: {
         info: { title, description, version: '1.0.0' },
         components: { schemas: { ErrorEnvelope: errorEnvelopeSchema as any } },

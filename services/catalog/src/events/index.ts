@@ -1,44 +1,91 @@
 import { Elysia } from 'elysia'
 import { cacheKey, errorResponse, pagination, pageRequest } from '@app/kit'
 import type { CatalogContext } from '../deps'
+import { validateDiscovery } from './discovery'
+import { eventFacets } from './facets'
+import { eventCalendar, eventsCalendar } from './ics'
 import { eventDetailResponse, eventListQuery, eventListResponse, slugParams } from './model'
+import { relatedEvents } from './related'
 import { findPublishedEvent, listEvents } from './service'
+import { nextDateChange } from './windows'
 
-export const eventRoutes = ({ database, cache }: CatalogContext) =>
-  new Elysia({ name: 'catalog.events' })
+export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => {
+  const now = clock ?? Date.now
+  return new Elysia({ name: 'catalog.events' })
     .get(
       '/api/events',
-      ({ query, request }) =>
-        cache.respond(request, cacheKey('events', query), async () => {
+      ({ query, request }) => {
+        validateDiscovery(query)
+        const at = now()
+        // an answer that depends on "today" is keyed by, and expires at, the next date change
+        const datedUntil = query.waktu || query.facets === '1' ? nextDateChange(at) : undefined
+        return cache.respond(request, cacheKey('events', { ...query, _dated: datedUntil }), async () => {
           const page = pageRequest(query, 12, 100)
-          const { items, total } = await listEvents(database, query, page)
-          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total, true) } }
-        }),
+          const [{ items, total }, facets] = await Promise.all([
+            listEvents(database, query, page, { now: at }),
+            query.facets === '1' ? eventFacets(database, query, at) : undefined,
+          ])
+          return {
+            status: 200,
+            body: { success: true, data: items, pagination: pagination(page, total, true), ...(facets && { facets }) },
+            expiresAt: datedUntil,
+          }
+        })
+      },
       {
         query: eventListQuery,
         response: { 200: eventListResponse },
         detail: {
           tags: ['Event'],
           summary: 'Daftar event terbit',
-          description: 'Hanya event berstatus published. limit default 12, maksimum 100 (nilai di atasnya dipotong ke 100).',
+          description:
+            'Hanya event berstatus published. limit default 12, maksimum 100 (nilai di atasnya dipotong ke 100). ' +
+            'Tambahan: waktu, mulai/sampai (jendela waktu menurut zona kota event), lat/lng/radius_km dan sort=distance ' +
+            '(event terdekat, item membawa distance_km), facets=1 (jumlah per nilai filter).',
         },
       },
     )
+    .get('/api/events.ics', ({ query, request }) => eventsCalendar(database, query, request, now()), {
+      query: eventListQuery,
+      detail: {
+        tags: ['Event'],
+        summary: 'Kalender iCalendar dari daftar event (langganan)',
+        description:
+          'Filter dan sort sama dengan GET /api/events; limit default 100, maksimum 500. text/calendar (RFC 5545), ' +
+          'dengan VTIMEZONE untuk zona kota tiap event; aplikasi kalender dapat berlangganan URL ini.',
+        responses: { 200: { description: 'text/calendar', content: { 'text/calendar': { schema: { type: 'string' } } } } },
+      },
+    })
     .get(
       '/api/events/:slug',
-      ({ params, request }) =>
-        cache.respond(request, cacheKey('event', params), async () => {
+      ({ params, request }) => {
+        // /api/events/{slug}.ics: slugs never contain a dot
+        if (params.slug.endsWith('.ics')) return eventCalendar(database, params.slug.slice(0, -4), request)
+        const at = now()
+        const datedUntil = nextDateChange(at)
+        return cache.respond(request, cacheKey('event', { ...params, _dated: datedUntil }), async () => {
           const event = await findPublishedEvent(database, params.slug)
           if (!event) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' } }
-          return { status: 200, body: { success: true, event } }
-        }),
+          const related = await relatedEvents(
+            database,
+            event.id,
+            event.tags.map((t) => t.id),
+            at,
+          )
+          // `related` lists upcoming events: it changes when a date does
+          return { status: 200, body: { success: true, event: { ...event, related } }, expiresAt: datedUntil }
+        })
+      },
       {
         params: slugParams,
         response: { 200: eventDetailResponse, 404: errorResponse },
         detail: {
           tags: ['Event'],
           summary: 'Detail event (slug atau id)',
-          description: 'Event yang belum terbit dijawab 404, sama seperti slug yang tidak ada.',
+          description:
+            'Event yang belum terbit dijawab 404, sama seperti slug yang tidak ada. Tambahan: related (sampai 4 event ' +
+            'mendatang dengan kategori, kota, atau tag yang sama). {slug}.ics menjawab event itu sebagai iCalendar (text/calendar).',
         },
       },
     )
+}

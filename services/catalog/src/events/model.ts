@@ -1,11 +1,74 @@
 import { t } from 'elysia'
 import { eventType, MAX_QUERY_LENGTH } from '@app/db'
 import { oneOf, pageQuery, paginationWithLinksSchema } from '@app/kit'
+import { DEFAULT_RADIUS_KM, MAX_RADIUS_KM } from './geo'
+import { WAKTU } from './windows'
 
 export const EVENT_SORTS = ['created_at_desc', 'start_date_asc', 'start_date_desc', 'price_asc', 'title_asc'] as const
 export type EventSort = (typeof EVENT_SORTS)[number]
+// the contract's sorts plus `distance` (nearest first; only with lat and lng)
+export const LIST_SORTS = [...EVENT_SORTS, 'distance'] as const
 // the schema's enum: one list of event types for the filter, the responses and submissions
 export const EVENT_TYPES = eventType.enumValues
+
+const dateParam = (name: string, description: string) =>
+  t.Optional(
+    t.String({
+      maxLength: 10,
+      error: `${name} harus tanggal yang valid dengan format YYYY-MM-DD`,
+      description,
+      examples: ['2026-12-31'],
+    }),
+  )
+
+/**
+ * A string from fixed values, documented with its description. (oneOf's union loses the
+ * description in the OpenAPI generator, and TypeBox does not check `enum` on a string: the
+ * value is checked by validateDiscovery, before any query.)
+ */
+const documentedChoice = (values: readonly string[], options: { error: string; description: string }) =>
+  t.Optional(t.String({ enum: [...values], maxLength: 20, ...options }))
+
+/** Discovery filters (issue 14): time windows, near me, facets. All optional, all additive. */
+export const discoveryQuery = {
+  waktu: documentedChoice(WAKTU, {
+    error: `waktu harus salah satu dari ${WAKTU.join(', ')}`,
+    description:
+      'Jendela waktu, dengan "hari ini" menurut zona waktu kota event (WIB/WITA/WIT; event online: WIB). hari-ini, besok, ' +
+      'akhir-pekan (Jumat-Minggu; pada akhir pekan mulai hari ini), minggu-ini (hari ini s.d. Minggu), bulan-ini (hari ini ' +
+      's.d. akhir bulan), mendatang (belum selesai), berlalu (sudah selesai). Event beberapa hari cocok pada setiap harinya.',
+  }),
+  mulai: dateParam('mulai', 'Event yang tanggalnya beririsan dengan rentang mulai..sampai (inklusif), YYYY-MM-DD'),
+  sampai: dateParam('sampai', 'Akhir rentang (inklusif), YYYY-MM-DD; tidak boleh sebelum mulai'),
+  lat: t.Optional(
+    t.Number({
+      minimum: -90,
+      maximum: 90,
+      error: 'lat harus angka antara -90 dan 90',
+      description: 'Lintang titik pusat (bersama lng)',
+    }),
+  ),
+  lng: t.Optional(
+    t.Number({
+      minimum: -180,
+      maximum: 180,
+      error: 'lng harus angka antara -180 dan 180',
+      description: 'Bujur titik pusat (bersama lat)',
+    }),
+  ),
+  radius_km: t.Optional(
+    t.Number({
+      exclusiveMinimum: 0,
+      maximum: MAX_RADIUS_KM,
+      error: `radius_km harus angka lebih dari 0 dan maksimal ${MAX_RADIUS_KM}`,
+      description: `Radius dari lat/lng dalam km, default ${DEFAULT_RADIUS_KM}, maksimum ${MAX_RADIUS_KM}. Hanya event dengan koordinat.`,
+    }),
+  ),
+  facets: documentedChoice(['0', '1'], {
+    error: 'facets harus 0 atau 1',
+    description: '1 = sertakan facets (jumlah per nilai kategori, kota, format, gratis, waktu) di bawah filter yang sama',
+  }),
+}
 
 export const eventListQuery = t.Object({
   ...pageQuery,
@@ -22,13 +85,20 @@ export const eventListQuery = t.Object({
   format: t.Optional(oneOf([...EVENT_TYPES], { error: 'format harus salah satu dari offline, online, hybrid' })),
   gratis: t.Optional(oneOf(['0', '1'], { error: 'gratis harus 0 atau 1', description: '1 = gratis saja, 0 = berbayar saja' })),
   sort: t.Optional(
-    oneOf([...EVENT_SORTS], {
-      error: `sort harus salah satu dari ${EVENT_SORTS.join(', ')}`,
+    oneOf([...LIST_SORTS], {
+      error: `sort harus salah satu dari ${LIST_SORTS.join(', ')}`,
       default: 'created_at_desc',
+      description: 'distance: terdekat dulu, hanya bersama lat dan lng',
     }),
   ),
+  ...discoveryQuery,
 })
-export type EventListQuery = typeof eventListQuery.static
+/** The query as the schema lets it through; validateDiscovery narrows it to EventListQuery. */
+export type RawEventListQuery = typeof eventListQuery.static
+export type EventListQuery = Omit<RawEventListQuery, 'waktu' | 'facets'> & {
+  waktu?: (typeof WAKTU)[number]
+  facets?: '0' | '1'
+}
 
 const nullableString = t.Union([t.String(), t.Null()])
 
@@ -53,12 +123,32 @@ export const eventListItem = t.Object({
   ticket_price_max: t.Number({ description: 'Rupiah' }),
   is_free: t.Union([t.Literal(0), t.Literal(1)]),
   organizer_name: t.String(),
+  distance_km: t.Optional(t.Number({ description: 'Jarak dari lat/lng dalam km; hanya bila lat dan lng diisi' })),
 })
+
+const facetValue = t.Object({
+  value: t.String({ description: 'Nilai parameter filter (slug, format, 0/1, waktu)' }),
+  label: t.String(),
+  count: t.Integer(),
+})
+export const facetsSchema = t.Object(
+  {
+    kategori: t.Array(facetValue),
+    kota: t.Array(facetValue),
+    format: t.Array(facetValue),
+    gratis: t.Array(facetValue),
+    waktu: t.Array(facetValue),
+  },
+  {
+    description: 'Hanya dengan facets=1: jumlah event per nilai, di bawah semua filter lain (filter facet itu sendiri diabaikan)',
+  },
+)
 
 export const eventListResponse = t.Object({
   success: t.Literal(true),
   data: t.Array(eventListItem),
   pagination: paginationWithLinksSchema,
+  facets: t.Optional(facetsSchema),
 })
 
 export const tagItem = t.Object({ id: t.String(), name: t.String(), slug: t.String() })
@@ -92,6 +182,9 @@ export const eventDetail = t.Object({
   ticket_price_min: t.Number(),
   ticket_price_max: t.Number(),
   tags: t.Array(tagItem),
+  related: t.Array(eventListItem, {
+    description: 'Sampai 4 event terbit yang belum selesai dengan kategori, kota, atau tag yang sama',
+  }),
 })
 
 export const eventDetailResponse = t.Object({ success: t.Literal(true), event: eventDetail })

@@ -44,6 +44,6 @@ test('a cached answer costs one query (the data version), whatever the page', as
   expect(queries[0]).toContain('data_versions')
 })
 
-test('event detail: the version, the event, its tags', async () => {
-  expect(await countQueries('/api/events/jazz-gunung-bromo')).toBeLessThanOrEqual(3)
+test('event detail: the version, the event, its tags, its related events', async () => {
+  expect(await countQueries('/api/events/jazz-gunung-bromo')).toBeLessThanOrEqual(4)
 })

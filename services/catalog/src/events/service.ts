@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { categories, cities, eventTags, events, tags, textSearch, toHourMinute, toNumber, type Database } from '@app/db'
 import type { PageRequest } from '@app/kit'
+import { discoveryColumns, discoveryConditions, discoveryOrder } from './discovery'
+import { roundKm } from './geo'
 import type { EventListQuery, EventSort } from './model'
 
 const ORDER: Record<EventSort, SQL[]> = {
@@ -12,7 +14,7 @@ const ORDER: Record<EventSort, SQL[]> = {
 }
 
 /** Filters of the public list; unknown slugs simply match nothing. */
-function listFilter(query: EventListQuery): SQL {
+export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
   const conditions: (SQL | undefined)[] = [eq(events.status, 'published')]
   if (query.kategori) conditions.push(sql`${events.categoryId} = (select id from categories where slug = ${query.kategori})`)
   if (query.kota) conditions.push(sql`${events.cityId} = (select id from cities where slug = ${query.kota})`)
@@ -23,6 +25,7 @@ function listFilter(query: EventListQuery): SQL {
   if (query.format) conditions.push(eq(events.eventType, query.format))
   if (query.gratis !== undefined) conditions.push(eq(events.isFree, query.gratis === '1'))
   if (query.q) conditions.push(textSearch(events.searchVector, events.searchText, query.q) ?? undefined)
+  conditions.push(...discoveryConditions(query, nowMs))
   return and(...conditions)!
 }
 
@@ -66,10 +69,12 @@ type ListRow = {
   ticketPriceMax: string
   isFree: boolean
   organizerName: string
+  distanceKm?: number | string | null
 }
 
 export function toListItem(row: ListRow) {
   return {
+    ...(row.distanceKm !== undefined && { distance_km: roundKm(row.distanceKm)! }),
     id: row.id,
     title: row.title,
     slug: row.slug,
@@ -92,16 +97,16 @@ export function toListItem(row: ListRow) {
 }
 
 /** The page query and the count query of a list request (exported for the EXPLAIN tests). */
-export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest) {
-  const where = listFilter(query)
+export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
+  const where = listFilter(query, options.now)
   return {
     page: db
-      .select(listColumns)
+      .select({ ...listColumns, ...discoveryColumns(query) })
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
       .where(where)
-      .orderBy(...ORDER[query.sort ?? 'created_at_desc'])
+      .orderBy(...(discoveryOrder(query) ?? ORDER[(query.sort as EventSort | undefined) ?? 'created_at_desc']))
       .limit(page.limit)
       .offset(page.offset),
     count: db
@@ -111,9 +116,14 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
   }
 }
 
+export interface ListOptions {
+  /** The clock for time windows (epoch ms); injectable for tests. */
+  now?: number
+}
+
 /** One page of published events and the total matching the filter: two queries, any page size. */
-export async function listEvents(database: Database, query: EventListQuery, page: PageRequest) {
-  const queries = listQueries(database, query, page)
+export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
+  const queries = listQueries(database, query, page, options)
   const [rows, [{ total }]] = await Promise.all([queries.page, queries.count])
   return { items: rows.map(toListItem), total }
 }
