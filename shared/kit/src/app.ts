@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { readJsonLimited } from './body-limit'
 import { errorEnvelope, HttpError, MESSAGES } from './errors'
 import { health, type ReadinessCheck } from './health'
+import { checkBody, checkUrl, installStrictNumberFormats } from './input-guard'
 import { requestLog, type Logger } from './request-log'
 
 export interface BaseAppOptions {
@@ -18,21 +19,28 @@ export const DEFAULT_JSON_LIMIT_BYTES = 64 * 1024
 export const MAX_DECLARED_BODY_BYTES = 25 * 1024 * 1024
 
 /**
- * What every service app starts from: request id + log line, the error envelope, size-capped
- * JSON parsing, `/health` and `/ready`.
+ * What every service app starts from: request id + log line, the error envelope, the input guard
+ * (URL, numbers and bodies checked before any route: input-guard.ts), size-capped JSON parsing,
+ * `/health` and `/ready`.
  */
 export function createBaseApp(options: BaseAppOptions) {
   const jsonLimit = options.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES
-  return new Elysia({ name: `base.${options.service}` })
-    .use(requestLog(options.logger))
-    .use(errorEnvelope(options.logger))
-    .onRequest(({ request }) => {
-      if (Number(request.headers.get('content-length') ?? 0) > MAX_DECLARED_BODY_BYTES)
-        throw new HttpError(413, MESSAGES.tooLarge)
-    })
-    .onParse({ as: 'global' }, ({ request, contentType }) => {
-      if (contentType === 'application/json' || contentType?.startsWith('application/json'))
-        return readJsonLimited(request, jsonLimit)
-    })
-    .use(health(options.service, options.checks, options.isDraining))
+  installStrictNumberFormats()
+  return (
+    new Elysia({ name: `base.${options.service}` })
+      .use(requestLog(options.logger))
+      .use(errorEnvelope(options.logger))
+      .onRequest(({ request }) => {
+        if (Number(request.headers.get('content-length') ?? 0) > MAX_DECLARED_BODY_BYTES)
+          throw new HttpError(413, MESSAGES.tooLarge)
+        checkUrl(request.url)
+      })
+      .onParse({ as: 'global' }, ({ request, contentType }) => {
+        if (contentType === 'application/json' || contentType?.startsWith('application/json'))
+          return readJsonLimited(request, jsonLimit)
+      })
+      // every parsed body (JSON, form, multipart fields), before the route's own hooks and validation
+      .onTransform({ as: 'global' }, ({ body }) => checkBody(body))
+      .use(health(options.service, options.checks, options.isDraining))
+  )
 }
