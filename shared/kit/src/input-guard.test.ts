@@ -51,7 +51,7 @@ test('control characters, invalid UTF-8 and broken escapes in the URL are a 400 
 test('overlong values, overlong URLs and repeated parameters are refused', async () => {
   expect((await get(app, `/items?q=${'a'.repeat(2049)}`)).status).toBe(400)
   expect((await get(app, `/items?q=${'a'.repeat(2048)}`)).status).toBe(200)
-  expect((await get(app, `/items?${'a=1&'.repeat(3000)}`)).status).toBe(414)
+  expect((await get(app, `/items?${Array.from({ length: 1500 }, (_, i) => `p${i}=1`).join('&')}`)).status).toBe(414)
   const repeated = await get(app, '/items?page=1&page=2')
   expect(repeated.status).toBe(400)
   expect(repeated.body.error).toContain('page')

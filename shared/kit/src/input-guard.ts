@@ -44,7 +44,12 @@ function decode(raw: string, plusIsSpace: boolean): string {
  * query parameter twice. Throws the HttpError to answer with.
  */
 export function checkUrl(url: string): void {
+  checkUrlParts(url)
+  // after the parts, so that one overlong value is named (400) rather than the whole URL (414)
   if (url.length > MAX_URL_LENGTH) throw new HttpError(414, INPUT_MESSAGES.urlTooLong)
+}
+
+function checkUrlParts(url: string): void {
   const schemeEnd = url.indexOf('://')
   const pathStart = url.indexOf('/', schemeEnd < 0 ? 0 : schemeEnd + 3)
   if (pathStart < 0) return
