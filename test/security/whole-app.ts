@@ -17,6 +17,8 @@ export const ADMIN = { username: 'penjaga', password: 'kata-sandi-keamanan-2026'
 export interface WholeApp {
   base: string
   app: { handle(request: Request): Promise<Response> }
+  /** Every route the app serves (method, path template), read from the app itself. */
+  routes: Array<{ method: string; path: string }>
   database: TestDatabase
   stop(): Promise<void>
 }
@@ -47,6 +49,7 @@ export async function startWholeApp(env: Record<string, string> = {}): Promise<W
   return {
     base: `http://127.0.0.1:${app.server!.port}`,
     app,
+    routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
     database,
     async stop() {
       await app.stop(true)
