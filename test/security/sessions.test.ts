@@ -67,7 +67,10 @@ describe('API5: every admin route refuses a request without a live admin session
       sql`insert into admin_users (id, username, name, role, password_hash) values (${crypto.randomUUID()}, ${viewer.username}, 'Pengamat', 'viewer', ${hash})`,
     )
     const login = await postJson(base, '/api/admin/login', viewer)
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('admin_session='))?.split(';')[0]
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('admin_session='))
+      ?.split(';')[0]
     for (const route of adminRoutes()) {
       const res = await call(route, cookie)
       expect([401, 403], `${route.method} ${route.path}`).toContain(res.status)
@@ -81,13 +84,19 @@ describe('API2: sessions', () => {
     const planted = `admin_session=${'A'.repeat(43)}`
     const res = await postJson(base, '/api/admin/login', ADMIN, { cookie: planted })
     expect(res.status).toBe(200)
-    const issued = res.headers.getSetCookie().find((c) => c.startsWith('admin_session='))!.split(';')[0]!
+    const issued = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('admin_session='))!
+      .split(';')[0]!
     expect(issued).not.toBe(planted)
     expect(issued.length).toBeGreaterThan('admin_session='.length + 30)
     expect((await send(base, '/api/admin/me', { headers: { cookie: planted } })).status).toBe(401)
     // and logging in again replaces the session: the old token dies
     const again = await postJson(base, '/api/admin/login', ADMIN, { cookie: issued })
-    const second = again.headers.getSetCookie().find((c) => c.startsWith('admin_session='))!.split(';')[0]!
+    const second = again.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('admin_session='))!
+      .split(';')[0]!
     expect(second).not.toBe(issued)
     expect((await send(base, '/api/admin/me', { headers: { cookie: issued } })).status).toBe(401)
     expect((await send(base, '/api/admin/me', { headers: { cookie: second } })).status).toBe(200)
@@ -100,7 +109,9 @@ describe('API2: sessions', () => {
     expect(line).toMatch(/;\s*SameSite=Lax/i)
     expect(line).toMatch(/;\s*Path=\//i)
     const token = line.split(';')[0]!.split('=')[1]!
-    const rows = await whole.database.rows<{ n: number }>(sql`select count(*)::int as n from admin_sessions where token_hash = ${token}`)
+    const rows = await whole.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from admin_sessions where token_hash = ${token}`,
+    )
     expect(rows[0]!.n).toBe(0)
   })
 
@@ -114,10 +125,14 @@ describe('API2: sessions', () => {
 
   test('expired (absolute) and idle sessions: 401', async () => {
     const expired = await adminCookie(base)
-    await whole.database.rows(sql`update admin_sessions set expires_at = now() - interval '1 second' where token_hash = ${await tokenRow(expired)}`)
+    await whole.database.rows(
+      sql`update admin_sessions set expires_at = now() - interval '1 second' where token_hash = ${await tokenRow(expired)}`,
+    )
     expect((await send(base, '/api/admin/me', { headers: { cookie: expired } })).status).toBe(401)
     const idle = await adminCookie(base)
-    await whole.database.rows(sql`update admin_sessions set last_seen_at = now() - interval '3 hours' where token_hash = ${await tokenRow(idle)}`)
+    await whole.database.rows(
+      sql`update admin_sessions set last_seen_at = now() - interval '3 hours' where token_hash = ${await tokenRow(idle)}`,
+    )
     expect((await send(base, '/api/admin/me', { headers: { cookie: idle } })).status).toBe(401)
   })
 
@@ -130,11 +145,17 @@ describe('API2: sessions', () => {
       { 'sec-fetch-site': 'cross-site' },
       { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
     ]) {
-      const res = await send(base, route.path, { method: 'POST', headers: { cookie, 'content-type': 'application/json', ...headers }, body: '{}' })
+      const res = await send(base, route.path, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', ...headers },
+        body: '{}',
+      })
       expect(res.status, JSON.stringify(headers)).toBe(403)
     }
     // logout too (a forced logout is a cross-site write), and login from another site
-    expect((await send(base, '/api/admin/logout', { method: 'POST', headers: { cookie, origin: 'https://evil.example' } })).status).toBe(403)
+    expect(
+      (await send(base, '/api/admin/logout', { method: 'POST', headers: { cookie, origin: 'https://evil.example' } })).status,
+    ).toBe(403)
     expect((await postJson(base, '/api/admin/login', ADMIN, { origin: 'https://evil.example' })).status).toBe(403)
     expect((await send(base, '/api/admin/me', { headers: { cookie } })).status).toBe(200)
   })

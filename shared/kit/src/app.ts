@@ -14,6 +14,13 @@ export interface BaseAppOptions {
   jsonLimitBytes?: number
 }
 
+/** Headers every answer carries: no MIME sniffing, no framing, no full URLs in Referer. */
+export const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+} as const
+
 export const DEFAULT_JSON_LIMIT_BYTES = 64 * 1024
 /** No request declares more than this: the 24 MB upload plus multipart framing. */
 export const MAX_DECLARED_BODY_BYTES = 25 * 1024 * 1024
@@ -30,7 +37,9 @@ export function createBaseApp(options: BaseAppOptions) {
     new Elysia({ name: `base.${options.service}` })
       .use(requestLog(options.logger))
       .use(errorEnvelope(options.logger))
-      .onRequest(({ request }) => {
+      .onRequest(({ request, set }) => {
+        // on every answer, errors included, with or without the gateway (which sets the same)
+        Object.assign(set.headers, SECURITY_HEADERS)
         if (Number(request.headers.get('content-length') ?? 0) > MAX_DECLARED_BODY_BYTES)
           throw new HttpError(413, MESSAGES.tooLarge)
         checkUrl(request.url)
