@@ -86,7 +86,7 @@ try {
   for (const f of result.failures) console.log(describeFailure(base!, seed, f))
   console.log(
     `[fuzz] ${result.sent} requests in ${((performance.now() - started) / 1000).toFixed(1)} s against ${base}, seed ${seed}: ` +
-      `${result.failures.length} failures, ${result.validated} 2xx answers validated, ${result.protocolRefusals} refused by the gateway's HTTP parser; by status ${JSON.stringify(result.byStatus)}`,
+      `${result.failures.length} failures, ${result.validated} 2xx answers validated, ${result.protocolRefusals} refused by an HTTP server before the app; by status ${JSON.stringify(result.byStatus)}`,
   )
   if (result.failures.length)
     console.log(`[fuzz] reproduce: bun run fuzz -- --runs ${runs} --seed ${seed}${values.base ? ` --base ${values.base}` : ''}`)
