@@ -9,7 +9,7 @@
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
 import fc from 'fast-check'
-import { HOSTILE_VALUES, judge } from './hostile'
+import { HOSTILE_VALUES, isProtocolRefusal, judge } from './hostile'
 
 export interface FuzzRequest {
   operation: string
@@ -493,14 +493,8 @@ export async function fuzz(options: FuzzOptions): Promise<{
       sent++
       byStatus[status] = (byStatus[status] ?? 0) + 1
       let reason = judge(status, contentType, text, request.method)
-      // Caddy's HTTP server (Go net/http) refuses a request line whose path is not valid
-      // percent-encoding (`/api/cities/%%`) with a plain-text 400 before any handler runs; no
-      // Caddyfile directive reaches it. Counted apart, never for anything else.
-      // Likewise Bun's server answers a request head above ~16 KB with an empty 431 before the app
-      // (on `bun start`; through Caddy the gateway turns it into the envelope).
-      const bunHeadLimit = status === 431 && text === '' && request.path.length > 15_000
-      const goBadEscape = status === 400 && text === '400 Bad Request' && hasBrokenEscape(request.path.split('?')[0]!)
-      if (reason && (bunHeadLimit || goBadEscape)) {
+      // refused by Bun's or Go's HTTP server before any application code (hostile.ts)
+      if (reason && isProtocolRefusal(status, text, request.path)) {
         protocolRefusals++
         reason = undefined
       }
@@ -517,10 +511,6 @@ export async function fuzz(options: FuzzOptions): Promise<{
   }
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker))
   return { sent, failures, byStatus, validated, protocolRefusals }
-}
-
-function hasBrokenEscape(path: string): boolean {
-  return /%(?![0-9a-fA-F]{2})/.test(path)
 }
 
 export function describeFailure(base: string, seed: number, f: FuzzFailure): string {

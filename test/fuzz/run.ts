@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import S3rver from 's3rver'
 import { freePort, startStack, type Stack } from '../../scripts/stack-lib'
+import { curlOf, httpSender, runHostile } from './hostile'
 import { describeFailure, fuzz } from './openapi-fuzz'
 
 const { values } = parseArgs({
@@ -88,9 +89,16 @@ try {
     `[fuzz] ${result.sent} requests in ${((performance.now() - started) / 1000).toFixed(1)} s against ${base}, seed ${seed}: ` +
       `${result.failures.length} failures, ${result.validated} 2xx answers validated, ${result.protocolRefusals} refused by an HTTP server before the app; by status ${JSON.stringify(result.byStatus)}`,
   )
+  // and the hostile client's fixed list against the same target
+  const hostile = await runHostile(httpSender(base!))
+  for (const f of hostile.failures)
+    console.log(`hostile ${f.reason}: ${f.case.label}\n  ${curlOf(base!, f.case)}\n  -> ${f.body.slice(0, 200)}`)
+  console.log(
+    `[fuzz] hostile client: ${hostile.sent} requests, ${hostile.failures.length} failures, ${hostile.protocolRefusals} refused by an HTTP server before the app`,
+  )
   if (result.failures.length)
     console.log(`[fuzz] reproduce: bun run fuzz -- --runs ${runs} --seed ${seed}${values.base ? ` --base ${values.base}` : ''}`)
-  process.exitCode = result.failures.length ? 1 : 0
+  process.exitCode = result.failures.length || hostile.failures.length ? 1 : 0
 } catch (error) {
   console.error(`[fuzz] ${error instanceof Error ? error.stack : error}`)
   process.exitCode = 2
