@@ -7,6 +7,17 @@ import { createLogger } from './request-log'
 import { pageQuery } from './pagination'
 import { t } from 'elysia'
 
+// statements the driver refuses as data, one per SQLSTATE class the mapper turns into a 4xx
+const REFUSED: Record<string, ReturnType<typeof sql>> = {
+  '22P02': sql`select 'bukan-angka'::int as n`,
+  '22003': sql`select 99999999999::int as n`,
+  '22021': sql`select convert_from('\\xff'::bytea, 'UTF8') as n`,
+  '22008': sql`select '2026-02-30'::date as n`,
+  '22012': sql`select 1 / 0 as n`,
+  '54000': sql`select repeat('x ', 1100000)::tsvector as n`,
+  '23505': sql`insert into settings (key, value) select key, value from settings limit 1`,
+}
+
 let database: TestDatabase
 const logged: string[] = []
 let app: ReturnType<typeof build>
@@ -19,6 +30,7 @@ function build() {
     })
     .get('/items/:slug', ({ params }) => database.rows(sql`select ${params.slug}::int as n`))
     .post('/echo', ({ body }) => ({ success: true, body }))
+    .get('/refused/:kind', ({ params }) => database.rows(REFUSED[params.kind]!))
 }
 
 beforeAll(async () => {
@@ -91,4 +103,12 @@ test('a database refusing the input (22P02) is a logged 400, not a 500', async (
   expect(res.body.success).toBe(false)
   expect(res.text).not.toContain('invalid input syntax')
   expect(logged).toContain('database refused input')
+})
+
+test('every data-exception class from the driver (postgres.js or PGlite) is a 4xx envelope, logged', async () => {
+  for (const kind of Object.keys(REFUSED)) {
+    const res = await get(app, `/refused/${kind}`)
+    expect(res.status, kind).toBe(kind.startsWith('23') ? 409 : 400)
+    expect(res.body.success, kind).toBe(false)
+  }
 })
