@@ -21,7 +21,11 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     }
     chunks.push(value)
   }
-  return new TextDecoder().decode(Buffer.concat(chunks))
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks))
+  } catch {
+    throw new HttpError(400, 'Isi permintaan bukan teks UTF-8 yang valid')
+  }
 }
 
 /** JSON body with a size cap: 413 above it, 400 when it is not JSON. */

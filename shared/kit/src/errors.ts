@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { isDatabaseUnavailable } from '@app/db'
+import { isDatabaseUnavailable, sqlState } from '@app/db'
 import { requestIdOf, type Logger } from './request-log'
 
 export type FieldError = { field: string; message: string }
@@ -31,6 +31,7 @@ export const MESSAGES = {
   rateLimited: 'Terlalu banyak permintaan, coba lagi nanti',
   unavailable: 'Layanan sedang tidak tersedia, coba lagi nanti',
   internal: 'Terjadi kesalahan pada server',
+  conflict: 'Data bertentangan dengan data yang sudah ada, coba lagi',
 } as const
 
 /** The error envelope as a schema, for route `response` maps and the OpenAPI document. */
@@ -140,11 +141,38 @@ function toEnvelope({ code, error, request }: { code: unknown; error: unknown; r
     logger.warn('database unavailable', { request_id: requestIdOf(request), error: String((error as any)?.message ?? error) })
     return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '5' })
   }
+  const refused = refusedByDatabase(sqlState(error))
+  if (refused) {
+    // input the edge should have refused: answered as the client's error, logged so the edge
+    // rule that let it through gets written
+    logger.warn('database refused input', {
+      request_id: requestIdOf(request),
+      sqlstate: sqlState(error),
+      error: String((error as any)?.message ?? error),
+    })
+    return envelope(refused.status, refused.message)
+  }
   const status = (error as any)?.status
   if (typeof status === 'number' && status === 413) return envelope(413, MESSAGES.tooLarge)
+  // Elysia's and Bun's own client errors (malformed cookie, unsupported media type, ...)
+  if (typeof status === 'number' && status >= 400 && status < 500) return envelope(status, MESSAGES.validation)
   logger.error('unhandled error', {
     request_id: requestIdOf(request),
     error: String((error as any)?.stack ?? error),
   })
   return envelope(500, MESSAGES.internal)
+}
+
+/**
+ * SQLSTATE classes that mean "this input cannot be stored or compared", on postgres.js and PGlite
+ * alike: 22 data exception (22P02 invalid text representation, 22003 numeric out of range, 22001
+ * string too long, 22021 invalid byte sequence, 22007 invalid datetime, ...), 54 program limit
+ * exceeded (54000 e.g. a too-long tsquery or index row), 23 integrity constraint (a unique or
+ * foreign key a concurrent write won).
+ */
+export function refusedByDatabase(state: string | undefined): { status: number; message: string } | undefined {
+  if (!state) return undefined
+  if (state.startsWith('22') || state.startsWith('54')) return { status: 400, message: MESSAGES.validation }
+  if (state.startsWith('23')) return { status: 409, message: MESSAGES.conflict }
+  return undefined
 }

@@ -46,5 +46,7 @@ export const health = (service: string, checks: Record<string, ReadinessCheck>, 
           down.map((field) => ({ field, message: 'tidak dapat dihubungi' })),
         )
       },
-      { detail: { tags: ['Sistem'], summary: 'Siap melayani (database, penyimpanan)' } },
+      // for the orchestrator and the gateway's health checks, not routed by the gateway: not in the
+      // public document (API9: the document lists what the gateway exposes)
+      { detail: { tags: ['Sistem'], summary: 'Siap melayani (database, penyimpanan)', hide: true } },
     )

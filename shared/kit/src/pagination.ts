@@ -1,8 +1,14 @@
 import { t } from 'elysia'
 
-/** `page` and `limit` as every list takes them: integers, page >= 1, limit >= 1. */
+/**
+ * The highest page a list serves: page x limit stays an exact integer offset far inside
+ * PostgreSQL's bigint (a bigger page once reached the database as `1e+22` and answered 500).
+ */
+export const MAX_PAGE = 1_000_000
+
+/** `page` and `limit` as every list takes them: integers, 1 <= page <= MAX_PAGE, limit >= 1. */
 export const pageQuery = {
-  page: t.Optional(t.Integer({ minimum: 1, error: 'page harus berupa angka bulat minimal 1' })),
+  page: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE, error: `page harus berupa angka bulat antara 1 dan ${MAX_PAGE}` })),
   limit: t.Optional(t.Integer({ minimum: 1, error: 'limit harus berupa angka bulat minimal 1' })),
 }
 

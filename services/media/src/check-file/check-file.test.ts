@@ -1,3 +1,4 @@
+import { INPUT_MESSAGES } from '@app/kit'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestDatabase, type TestDatabase } from '@app/db/testing'
 import { call, envelopeMessage, get, type TestResponse } from '@app/kit/testing'
@@ -122,7 +123,12 @@ describe.each(setups)('GET /api/check-file, %s driver', (_driver, make) => {
   test.each(hostile)('%s: 400 envelope', async (_name, url) => {
     const res = await check(media, url)
     expect(res.status).toBe(400)
-    expect<string[]>([CHECK_FILE_MESSAGES.invalid, CHECK_FILE_MESSAGES.foreign]).toContain(envelopeMessage(res))
+    // a control character is refused at the edge (kit input guard), before the route
+    expect<string[]>([
+      CHECK_FILE_MESSAGES.invalid,
+      CHECK_FILE_MESSAGES.foreign,
+      INPUT_MESSAGES.control('Parameter url'),
+    ]).toContain(envelopeMessage(res))
   })
 })
 
