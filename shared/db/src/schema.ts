@@ -278,6 +278,11 @@ export const rateLimitHits = pgTable(
 // One counter per cached scope, bumped by triggers in the same transaction as every write to
 // the tables the scope's public responses are made from (migration 0003). A replica compares
 // it with the version its cached responses were built at: exact invalidation, any replica.
+/** Distinct words of event titles and organizers: typo expansion for search (migration 0007). */
+export const searchWords = pgTable('search_words', { word: text('word').primaryKey() }, (t) => [
+  index('search_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
+])
+
 export const dataVersions = pgTable('data_versions', {
   scope: text('scope').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
@@ -308,5 +313,6 @@ export const schema = {
   moderationLog,
   rateLimitHits,
   dataVersions,
+  searchWords,
   cacheReplicas,
 }

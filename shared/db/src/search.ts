@@ -1,4 +1,5 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm'
+import type { Database } from './client'
 
 /** Longest `q` accepted by the list endpoints. */
 export const MAX_QUERY_LENGTH = 200
@@ -25,4 +26,50 @@ export function textSearch(vector: AnyColumn, text: AnyColumn, q: string): SQL |
   const tsquery = words.map((w) => `${w}:*`).join(' & ')
   const phrase = words.join(' ')
   return sql`(${vector} @@ to_tsquery('indonesian', ${tsquery}) or ${phrase} <% ${text})`
+}
+
+/** How similar (pg_trgm similarity) a dictionary word must be to stand in for a query word. */
+const TYPO_SIMILARITY = 0.45
+/** At most this many dictionary words stand in for one query word. */
+const TYPO_EXPANSIONS = 3
+
+/**
+ * The tsquery text for an event search: every query word as a prefix, OR'd with the dictionary
+ * words (search_words: distinct words of titles and organizers) most similar to it, so a small
+ * typo ("merdka", "gunng") still finds "merdeka", "gunung". One small indexed query over the
+ * dictionary, never over the events; the events are then found through the full-text GIN index
+ * alone, so the cost does not grow with the number of events that merely share a trigram. Words
+ * hold only letters and digits, so they cannot break the tsquery syntax. Null when `q` has no
+ * words.
+ */
+export async function eventSearchQuery(database: Database, q: string): Promise<string | null> {
+  const words = searchWords(q)
+  if (!words.length) return null
+  const typoCandidates = words.filter((w) => w.length >= 3)
+  const expansions = new Map<string, string[]>()
+  if (typoCandidates.length) {
+    const rows = await database.rows<{ w: string; word: string }>(sql`
+      select q.w, s.word from unnest(string_to_array(${typoCandidates.join(' ')}, ' ')) as q(w)
+      cross join lateral (
+        select word from search_words
+        where word % q.w and word <> q.w and similarity(word, q.w) >= ${TYPO_SIMILARITY}
+        order by similarity(word, q.w) desc, word limit ${TYPO_EXPANSIONS}
+      ) s`)
+    for (const { w, word } of rows) {
+      if (!/^[\p{L}\p{N}]+$/u.test(word)) continue
+      expansions.set(w, [...(expansions.get(w) ?? []), word])
+    }
+  }
+  return words.map((w) => `(${[w, ...(expansions.get(w) ?? [])].map((x) => `${x}:*`).join(' | ')})`).join(' & ')
+}
+
+/** Full-text match of an event search (see eventSearchQuery). */
+export function eventSearchMatch(vector: AnyColumn, tsquery: string): SQL {
+  return sql`${vector} @@ to_tsquery('indonesian', ${tsquery})`
+}
+
+/** The tsquery of a search without typo expansion (prefix words only). */
+export function prefixSearchQuery(q: string): string | null {
+  const words = searchWords(q)
+  return words.length ? words.map((w) => `${w}:*`).join(' & ') : null
 }

@@ -52,8 +52,11 @@ export function createListeningVersionSource(
       insert into cache_replicas (id, service, acked_version, seen_at) values (${id}, ${options.service}, ${version}, now())
       on conflict (id) do update set acked_version = greatest(cache_replicas.acked_version, excluded.acked_version), seen_at = now()`)
 
-  function apply(next: number) {
-    if (next > version) version = next
+  const listeners: ((version: number, keys: string[] | null) => void)[] = []
+  function apply(next: number, keys: string[] | null = null) {
+    if (next <= version) return
+    for (const listener of listeners) listener(next, keys)
+    version = next
   }
 
   function onNotify(payload: string) {
@@ -65,9 +68,20 @@ export function createListeningVersionSource(
       if (sentAt !== undefined) trustedUntil = Math.max(trustedUntil, sentAt + trustMs)
       return
     }
-    const next = Number(payload)
+    // "<version>" (anything may have changed) or {"v": <version>, "k": [<keys>]} (migration 0008)
+    let next: number
+    let keys: string[] | null = null
+    if (payload.startsWith('{')) {
+      try {
+        const parsed = JSON.parse(payload) as { v: number; k?: string[] }
+        next = Number(parsed.v)
+        if (Array.isArray(parsed.k)) keys = parsed.k.map(String)
+      } catch {
+        return
+      }
+    } else next = Number(payload)
     if (!Number.isFinite(next) || next <= version) return
-    apply(next)
+    apply(next, keys)
     ack().catch((error) => options.logger?.warn('cache ack failed', { error: String(error) }))
   }
 
@@ -77,7 +91,10 @@ export function createListeningVersionSource(
     pingsSent.set(seq, sentAt)
     // forget pings that never came back
     for (const [s] of pingsSent) if (s < seq - 10) pingsSent.delete(s)
-    apply(await polling.current(sentAt))
+    // while notifications are trusted they carry every version with its keys; reading the
+    // version here would race them and drop the whole cache for a write already on its way
+    const read = await polling.current(sentAt)
+    if (performance.now() >= trustedUntil) apply(read)
     await ack()
     await database.rows(sql`select pg_notify(${CHANNEL}, ${`ping:${id}:${seq}`})`)
   }
@@ -109,6 +126,9 @@ export function createListeningVersionSource(
   return {
     id,
     trusted: () => performance.now() < trustedUntil,
+    onChange: (listener) => {
+      listeners.push(listener)
+    },
     async current(arrivedAt = performance.now()) {
       if (!closed) void start()
       if (performance.now() < trustedUntil) return version

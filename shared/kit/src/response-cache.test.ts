@@ -101,8 +101,9 @@ describe('response cache', () => {
     expect(again.status).toBe(404)
   })
 
-  test('bounded: least recently used entries go first', async () => {
-    const cache = createResponseCache({ versions: fixedVersion({ v: 1 }), maxEntries: 3 })
+  test('bounded in bytes: least recently used entries go first', async () => {
+    // each entry here costs ~410 bytes (body, key, bookkeeping): three fit in 1,300
+    const cache = createResponseCache({ versions: fixedVersion({ v: 1 }), maxBytes: 1300 })
     const compute = (n: number) => async () => ({ status: 200, body: { n } })
     for (const k of ['a', 'b', 'c']) await cache.respond(request(), k, compute(0))
     await cache.respond(request(), 'a', compute(1))
@@ -111,6 +112,38 @@ describe('response cache', () => {
     // 'b' was least recently used: recomputed
     expect(await (await cache.respond(request(), 'b', compute(2))).json()).toEqual({ n: 2 })
     expect(await (await cache.respond(request(), 'a', compute(3))).json()).toEqual({ n: 0 })
+  })
+
+  test('a write drops exactly the answers that depend on its keys', async () => {
+    let listener: (version: number, keys: string[] | null) => void = () => {}
+    const box = { v: 1 }
+    const versions: VersionSource = { current: async () => box.v, onChange: (l) => (listener = l) }
+    const cache = createResponseCache({ versions })
+    const write = (keys: string[] | null) => listener(++box.v, keys)
+    let n = 0
+    const compute = (deps?: string[]) => async () => ({ status: 200, body: { n: ++n }, deps })
+    const read = async (key: string, deps?: string[]) =>
+      ((await (await cache.respond(request(), key, compute(deps))).json()) as { n: number }).n
+    const a = await read('event-a', ['event:a', 'list:cat:musik'])
+    const b = await read('event-b', ['event:b', 'list:cat:olahraga'])
+    const undeclared = await read('settings')
+    write(['event:a', 'stats'])
+    expect(await read('event-a', ['event:a'])).not.toBe(a)
+    expect(await read('event-b', ['event:b'])).toBe(b)
+    // an answer that declares nothing depends on everything
+    expect(await read('settings')).not.toBe(undeclared)
+    const b2 = await read('event-b')
+    expect(b2).toBe(b)
+    write(['list:cat:olahraga'])
+    expect(await read('event-b', ['event:b', 'list:cat:olahraga'])).not.toBe(b)
+    // a write with unknown keys, or a version this process was not told about, drops everything
+    const kept = await read('event-b', ['event:b'])
+    write(null)
+    expect(await read('event-b', ['event:b'])).not.toBe(kept)
+    const kept2 = await read('event-b', ['event:b'])
+    box.v += 2
+    expect(await read('event-b', ['event:b'])).not.toBe(kept2)
+    expect(cache.stats().hits).toBeGreaterThan(0)
   })
 
   test('cache keys ignore parameter order and absent values', () => {

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { cacheKey, errorResponse, pageRequest, pagination } from '@app/kit'
+import { cacheKey, COUNT_DEPS, errorResponse, pageRequest, pagination } from '@app/kit'
 import type { CatalogContext } from '../deps'
 import { slugParams } from '../events/model'
 import { categoryDetailResponse, categoryListQuery, categoryListResponse } from './model'
@@ -13,7 +13,7 @@ export const categoryRoutes = ({ database, cache }: CatalogContext) =>
         cache.respond(request, cacheKey('categories', query), async () => {
           const page = pageRequest(query, 20, 100)
           const { items, total } = await listCategories(database, query, page)
-          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) } }
+          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) }, deps: COUNT_DEPS }
         }),
       {
         query: categoryListQuery,
@@ -30,8 +30,8 @@ export const categoryRoutes = ({ database, cache }: CatalogContext) =>
       ({ params, request }) =>
         cache.respond(request, cacheKey('category', params), async () => {
           const category = await findCategory(database, params.slug)
-          if (!category) return { status: 404, body: { success: false, error: 'Kategori tidak ditemukan' } }
-          return { status: 200, body: { success: true, category } }
+          if (!category) return { status: 404, body: { success: false, error: 'Kategori tidak ditemukan' }, deps: COUNT_DEPS }
+          return { status: 200, body: { success: true, category }, deps: COUNT_DEPS }
         }),
       {
         params: slugParams,

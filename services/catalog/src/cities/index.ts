@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { cacheKey, errorResponse, pageRequest, pagination } from '@app/kit'
+import { cacheKey, COUNT_DEPS, errorResponse, pageRequest, pagination } from '@app/kit'
 import type { CatalogContext } from '../deps'
 import { slugParams } from '../events/model'
 import { cityDetailResponse, cityListQuery, cityListResponse } from './model'
@@ -13,7 +13,7 @@ export const cityRoutes = ({ database, cache }: CatalogContext) =>
         cache.respond(request, cacheKey('cities', query), async () => {
           const page = pageRequest(query, 20, 100)
           const { items, total } = await listCities(database, query, page)
-          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) } }
+          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) }, deps: COUNT_DEPS }
         }),
       {
         query: cityListQuery,
@@ -26,8 +26,8 @@ export const cityRoutes = ({ database, cache }: CatalogContext) =>
       ({ params, request }) =>
         cache.respond(request, cacheKey('city', params), async () => {
           const city = await findCity(database, params.slug)
-          if (!city) return { status: 404, body: { success: false, error: 'Kota tidak ditemukan' } }
-          return { status: 200, body: { success: true, city } }
+          if (!city) return { status: 404, body: { success: false, error: 'Kota tidak ditemukan' }, deps: COUNT_DEPS }
+          return { status: 200, body: { success: true, city }, deps: COUNT_DEPS }
         }),
       {
         params: slugParams,

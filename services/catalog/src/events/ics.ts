@@ -14,7 +14,7 @@ import { categories, cities, events, type Database } from '@app/db'
 import { envelope, pageRequest } from '@app/kit'
 import { validateDiscovery } from './discovery'
 import type { RawEventListQuery } from './model'
-import { findPublishedEvent, listQueries } from './service'
+import { findPublishedEvent, listQueries, prepareSearch } from './service'
 import { addDays, zoneOf } from './windows'
 
 export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8'
@@ -202,7 +202,7 @@ export async function eventsCalendar(
 ): Promise<Response> {
   validateDiscovery(query)
   const page = pageRequest(query, 100, 500)
-  const ids = (await listQueries(database, query, page, { now: nowMs }).page).map((r) => r.id)
+  const ids = (await listQueries(database, await prepareSearch(database, query), page, { now: nowMs }).page).map((r) => r.id)
   const rows = await icsRows(database, ids)
   return calendarResponse(request, toCalendar(rows, { name: 'Jelajah Event', baseUrl: originOf(request) }), 'events.ics')
 }

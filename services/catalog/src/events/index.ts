@@ -6,7 +6,7 @@ import { eventFacets } from './facets'
 import { eventCalendar, eventsCalendar } from './ics'
 import { eventDetailResponse, eventListQuery, eventListResponse, slugParams } from './model'
 import { relatedEvents } from './related'
-import { findPublishedEvent, listEvents } from './service'
+import { findPublishedEvent, listDeps, listEvents, prepareSearch } from './service'
 import { nextDateChange } from './windows'
 
 export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => {
@@ -21,14 +21,22 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
         const datedUntil = query.waktu || query.facets === '1' ? nextDateChange(at) : undefined
         return cache.respond(request, cacheKey('events', { ...query, _dated: datedUntil }), async () => {
           const page = pageRequest(query, 12, 100)
-          const [{ items, total }, facets] = await Promise.all([
-            listEvents(database, query, page, { now: at }),
-            query.facets === '1' ? eventFacets(database, query, at) : undefined,
+          const searchReady = await prepareSearch(database, query)
+          const [{ items, total, exact }, facets] = await Promise.all([
+            listEvents(database, searchReady, page, { now: at }),
+            query.facets === '1' ? eventFacets(database, searchReady, at) : undefined,
           ])
+          const pages = pagination(page, total, true)
           return {
             status: 200,
-            body: { success: true, data: items, pagination: pagination(page, total, true), ...(facets && { facets }) },
+            body: {
+              success: true,
+              data: items,
+              pagination: exact ? pages : { ...pages, total_exact: false },
+              ...(facets && { facets }),
+            },
             expiresAt: datedUntil,
+            deps: listDeps(query),
           }
         })
       },
@@ -65,7 +73,8 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
         const datedUntil = nextDateChange(at)
         return cache.respond(request, cacheKey('event', { ...params, _dated: datedUntil }), async () => {
           const event = await findPublishedEvent(database, params.slug)
-          if (!event) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' } }
+          const self = `event:${params.slug}`
+          if (!event) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
           const related = await relatedEvents(
             database,
             event.id,
@@ -73,7 +82,10 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
             at,
           )
           // `related` lists upcoming events: it changes when a date does
-          return { status: 200, body: { success: true, event: { ...event, related } }, expiresAt: datedUntil }
+          // related events come from the same category, city and tags: a change there may change them
+          const deps = [self, `list:cat:${event.category_slug}`, ...event.tags.map((t) => `list:tag:${t.slug}`)]
+          if (event.city_slug) deps.push(`list:city:${event.city_slug}`)
+          return { status: 200, body: { success: true, event: { ...event, related } }, expiresAt: datedUntil, deps }
         })
       },
       {

@@ -147,7 +147,15 @@ export const facetsSchema = t.Object(
 export const eventListResponse = t.Object({
   success: t.Literal(true),
   data: t.Array(eventListItem),
-  pagination: paginationWithLinksSchema,
+  pagination: t.Object({
+    ...paginationWithLinksSchema.properties,
+    total_exact: t.Optional(
+      t.Literal(false, {
+        description:
+          'Hanya pada pencarian (q) dengan lebih dari 1000 hasil: total adalah batas bawah (penghitungan berhenti di sana).',
+      }),
+    ),
+  }),
   facets: t.Optional(facetsSchema),
 })
 

@@ -1,5 +1,17 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
-import { categories, cities, eventTags, events, tags, textSearch, toHourMinute, toNumber, type Database } from '@app/db'
+import {
+  categories,
+  cities,
+  eventSearchMatch,
+  eventSearchQuery,
+  eventTags,
+  events,
+  prefixSearchQuery,
+  tags,
+  toHourMinute,
+  toNumber,
+  type Database,
+} from '@app/db'
 import type { PageRequest } from '@app/kit'
 import { discoveryColumns, discoveryConditions, discoveryOrder } from './discovery'
 import { roundKm } from './geo'
@@ -13,6 +25,32 @@ const ORDER: Record<EventSort, SQL[]> = {
   title_asc: [asc(events.title), asc(events.id)],
 }
 
+/** A list query whose `q` was turned into its tsquery (typo expansion needs a lookup). */
+export type SearchReady = { tsquery?: string | null }
+
+/** Resolves `q` into its tsquery once, before the list, facet and calendar queries use it. */
+export async function prepareSearch<Q extends { q?: string }>(database: Database, query: Q): Promise<Q & SearchReady> {
+  return query.q ? { ...query, tsquery: await eventSearchQuery(database, query.q) } : query
+}
+
+/**
+ * A search counts its matches exactly up to this many (or up to the requested page, if further);
+ * past it `total` is a lower bound (the cap + 1) and `total_exact` is false, so a common word costs the same
+ * as a rare one however many events contain it.
+ */
+export const SEARCH_COUNT_CAP = 1000
+
+/**
+ * The change keys a list answer depends on (migration 0008): every event it can contain is in
+ * the filtered city, category or tag, so a write elsewhere cannot change it.
+ */
+export function listDeps(query: { kota?: string; kategori?: string; tag?: string }): string[] {
+  if (query.kota) return [`list:city:${query.kota}`]
+  if (query.kategori) return [`list:cat:${query.kategori}`]
+  if (query.tag) return [`list:tag:${query.tag}`]
+  return ['list:all']
+}
+
 /** Filters of the public list; unknown slugs simply match nothing. */
 export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
   const conditions: (SQL | undefined)[] = [eq(events.status, 'published')]
@@ -24,7 +62,11 @@ export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
     )
   if (query.format) conditions.push(eq(events.eventType, query.format))
   if (query.gratis !== undefined) conditions.push(eq(events.isFree, query.gratis === '1'))
-  if (query.q) conditions.push(textSearch(events.searchVector, events.searchText, query.q) ?? undefined)
+  if (query.q) {
+    const tsquery = (query as SearchReady).tsquery ?? prefixSearchQuery(query.q)
+    // a q without letters or digits filters nothing, as before
+    if (tsquery) conditions.push(eventSearchMatch(events.searchVector, tsquery))
+  }
   conditions.push(...discoveryConditions(query, nowMs))
   return and(...conditions)!
 }
@@ -109,10 +151,21 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
       .orderBy(...(discoveryOrder(query) ?? ORDER[(query.sort as EventSort | undefined) ?? 'created_at_desc']))
       .limit(page.limit)
       .offset(page.offset),
-    count: db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(events)
-      .where(where),
+    count: query.q
+      ? db.select({ total: sql<number>`count(*)::int` }).from(
+          db
+            .select({ one: sql`1`.as('one') })
+            .from(events)
+            .where(where)
+            .limit(Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) + 1)
+            .as('matches'),
+        )
+      : db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(events)
+          .where(where),
+    /** Counting stops here (searches only). */
+    countCap: query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null,
   }
 }
 
@@ -125,7 +178,8 @@ export interface ListOptions {
 export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
   const queries = listQueries(database, query, page, options)
   const [rows, [{ total }]] = await Promise.all([queries.page, queries.count])
-  return { items: rows.map(toListItem), total }
+  // past the cap, total is a lower bound (one more than the cap): has_next stays true
+  return { items: rows.map(toListItem), total, exact: queries.countCap === null || total <= queries.countCap }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

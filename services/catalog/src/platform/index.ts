@@ -13,7 +13,7 @@ export const platformRoutes = ({ database, cache }: CatalogContext) =>
         cache.respond(request, cacheKey('stats'), async () => {
           // total_news counts articles whose time has come: valid until the next one's
           const [stats, expiresAt] = await Promise.all([platformStats(database), nextArticlePublication(database)])
-          return { status: 200, body: { success: true, stats }, expiresAt }
+          return { status: 200, body: { success: true, stats }, expiresAt, deps: ['stats', 'counts', 'news'] }
         }),
       {
         response: { 200: statsResponse },
@@ -26,6 +26,8 @@ export const platformRoutes = ({ database, cache }: CatalogContext) =>
         cache.respond(request, cacheKey('settings'), async () => ({
           status: 200,
           body: { success: true, settings: await publicSettings(database) },
+          // settings change only through writes that drop everything
+          deps: ['settings'],
         })),
       {
         response: { 200: settingsResponse },

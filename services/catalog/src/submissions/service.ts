@@ -366,12 +366,15 @@ function slugBase(title: string, fallback: string): string {
 
 /** `base`, or `base-N` with N one above the highest suffix in use. */
 async function nextFreeSlug(tx: Tx, table: PgTable, column: AnyColumn, base: string): Promise<string> {
+  // `base` itself and the `base-...` range, in byte order (an index on slug COLLATE "C",
+  // migration 0007): only the slugs sharing this base are read, never every slug
   const rows = await tx
     .select({ slug: sql<string>`${column}` })
     .from(table)
-    .where(or(eq(column, base), sql`${column} ~ ${`^${base}-[0-9]{1,9}$`}`))
+    .where(or(eq(column, base), sql`(${column} collate "C") > ${`${base}-`} and (${column} collate "C") < ${`${base}.`}`))
   if (!rows.some((r) => r.slug === base)) return base
-  const highest = Math.max(1, ...rows.map((r) => (r.slug === base ? 1 : Number(r.slug.slice(base.length + 1)))))
+  const suffix = new RegExp(`^${base}-([0-9]{1,9})$`)
+  const highest = Math.max(1, ...rows.map((r) => Number(suffix.exec(r.slug)?.[1] ?? 1)))
   return `${base}-${highest + 1}`
 }
 

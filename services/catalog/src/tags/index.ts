@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { cacheKey, pageRequest, pagination } from '@app/kit'
+import { cacheKey, COUNT_DEPS, pageRequest, pagination } from '@app/kit'
 import type { CatalogContext } from '../deps'
 import { tagListQuery, tagListResponse } from './model'
 import { listTags } from './service'
@@ -11,7 +11,7 @@ export const tagRoutes = ({ database, cache }: CatalogContext) =>
       cache.respond(request, cacheKey('tags', query), async () => {
         const page = pageRequest(query, 30, 100)
         const { items, total } = await listTags(database, query, page)
-        return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) } }
+        return { status: 200, body: { success: true, data: items, pagination: pagination(page, total) }, deps: COUNT_DEPS }
       }),
     {
       query: tagListQuery,

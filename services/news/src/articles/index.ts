@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { nextArticlePublication } from '@app/db'
-import { cacheKey, errorResponse, pageRequest, pagination } from '@app/kit'
+import { cacheKey, NEWS_DEPS, errorResponse, pageRequest, pagination } from '@app/kit'
 import type { NewsContext } from '../deps'
 import { articleDetailResponse, articleParams, newsListQuery, newsListResponse } from './model'
 import { findPublicArticle, listArticles } from './service'
@@ -17,7 +17,7 @@ export const articleRoutes = ({ database, cache }: NewsContext) =>
             listArticles(database, query, page),
             nextArticlePublication(database),
           ])
-          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total, true) }, expiresAt }
+          return { status: 200, body: { success: true, data: items, pagination: pagination(page, total, true) }, expiresAt, deps: NEWS_DEPS }
         }),
       {
         query: newsListQuery,
@@ -39,8 +39,8 @@ export const articleRoutes = ({ database, cache }: NewsContext) =>
             findPublicArticle(database, params.slug),
             nextArticlePublication(database),
           ])
-          if (!article) return { status: 404, body: { success: false, error: 'Artikel tidak ditemukan' }, expiresAt }
-          return { status: 200, body: { success: true, article }, expiresAt }
+          if (!article) return { status: 404, body: { success: false, error: 'Artikel tidak ditemukan' }, expiresAt, deps: NEWS_DEPS }
+          return { status: 200, body: { success: true, article }, expiresAt, deps: NEWS_DEPS }
         }),
       {
         params: articleParams,
