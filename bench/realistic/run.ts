@@ -82,7 +82,8 @@ async function waitOk(url: string, what: string, proc: Subprocess, logFile: stri
   throw new Error(`${what} did not start:\n${readFileSync(logFile, 'utf8').slice(-2000)}`)
 }
 
-const ADMIN_USER = 'bench-admin'
+// a new admin per run: the services create it from ADMIN_USERNAME/ADMIN_PASSWORD when it does not exist
+const ADMIN_USER = `bench-${Date.now().toString(36)}`
 const ADMIN_PASSWORD = `bench-${crypto.randomUUID()}`
 
 async function startService(name: 'catalog' | 'admin') {
@@ -101,7 +102,11 @@ async function startService(name: 'catalog' | 'admin') {
     ADMIN_PASSWORD,
   }
   // `bun <file>`: the spawned pid is the server itself, whose /proc we read
-  const { proc, logFile } = spawn(name, ['bun', `services/${name}/src/main.ts`], env)
+  const { proc, logFile } = spawn(
+    name,
+    ['bun', ...(process.env.BENCH_BUN_FLAGS ?? '').split(' ').filter(Boolean), `services/${name}/src/main.ts`],
+    env,
+  )
   const url = `http://127.0.0.1:${port}`
   await waitOk(`${url}/ready`, name, proc, logFile)
   return { url, pid: proc.pid, port }

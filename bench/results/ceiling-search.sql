@@ -1,6 +1,5 @@
-\set r random(1, 227)
+\set r random(1, 300)
 SELECT word, tsq FROM bench_params_search WHERE n = :r \gset
- select b.oid, b.typarray from pg_catalog.pg_type a left join pg_catalog.pg_type b on b.oid = a.typelem where a.typcategory = 'A' group by b.oid, b.typarray order by b.oid ;
  select q.w, s.word from unnest(string_to_array(:word, ' ')) as q(w) cross join lateral ( select word from search_words where word % q.w and word <> q.w and similarity(word, q.w) >= 0.45 order by similarity(word, q.w) desc, word limit 3 ) s;
 select "events"."id", "events"."title", "events"."slug", "events"."short_description", "events"."poster_url", "events"."start_date", "events"."end_date", "events"."start_time", "events"."event_type", "events"."venue_name", "cities"."name", "cities"."slug", "categories"."name", "categories"."slug", "events"."ticket_price_min", "events"."ticket_price_max", "events"."is_free", "events"."organizer_name" from "events" inner join "categories" on "categories"."id" = "events"."category_id" left join "cities" on "cities"."id" = "events"."city_id" where ("events"."status" = 'published' and "events"."search_vector" @@ to_tsquery('indonesian', :tsq)) order by "events"."created_at" desc, "events"."id" desc limit 12;
 select count(*)::int from (select 1 as "one" from "events" where ("events"."status" = 'published' and "events"."search_vector" @@ to_tsquery('indonesian', :tsq)) limit 1001) "matches";

@@ -142,6 +142,9 @@ export const events = pgTable(
     // not ended yet / already ended, in end_date order (waktu=mendatang|berlalu, related events)
     // (+ INCLUDE (start_date, city_id) in migration 0015: drizzle cannot declare it)
     index('events_status_end_idx').on(t.status, t.endDate, t.id),
+    // related events: upcoming in this category / city, ending soonest (migration 0009)
+    index('events_category_end_idx').on(t.categoryId, t.status, t.endDate, t.id),
+    index('events_city_end_idx').on(t.cityId, t.status, t.endDate, t.id),
     // near me: the bounding box before the haversine test
     index('events_lat_lng_idx')
       .on(t.latitude, t.longitude)

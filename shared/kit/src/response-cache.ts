@@ -166,8 +166,9 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     }
   }
 
-  function toResponse(request: Request, entry: Entry, cacheControl: string): Response {
-    const headers = { etag: entry.etag, 'cache-control': cacheControl, vary: 'Accept-Encoding' }
+  function toResponse(request: Request, entry: Entry, cacheControl: string, hit: boolean): Response {
+    // x-cache: whether this process answered from memory (benchmarks count hit rates with it)
+    const headers = { etag: entry.etag, 'cache-control': cacheControl, vary: 'Accept-Encoding', 'x-cache': hit ? 'hit' : 'miss' }
     const match = request.headers.get('if-none-match')
     if (match && entry.status === 200 && match.split(',').some((tag) => tag.trim() === entry.etag || tag.trim() === '*'))
       return new Response(null, { status: 304, headers })
@@ -194,6 +195,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       }
       let entry = current === version ? entries.get(key) : undefined
       if (entry && entry.expiresAt <= Date.now()) entry = undefined
+      const hit = entry !== undefined
       if (entry) {
         counters.hits++
         // refresh its place: least recently used entries are evicted first
@@ -216,7 +218,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         // without storing
         if (version === current) store(key, entry)
       }
-      return toResponse(request, entry, cacheControl)
+      return toResponse(request, entry, cacheControl, hit)
     },
   }
 }

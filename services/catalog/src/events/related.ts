@@ -11,6 +11,7 @@ import { waktuCondition } from './windows'
 
 export const RELATED_LIMIT = 4
 const CANDIDATES = 12
+const TAG_LINKS = 200
 
 /**
  * The related events of the event `eventId` whose tags are `tagIds` (the detail has them): one
@@ -34,9 +35,13 @@ export async function relatedEvents({ db }: Database, eventId: string, tagIds: s
     candidates(sql`${events.categoryId} = ${selfCategory}`),
     candidates(sql`${events.cityId} = ${selfCity}`),
   ]
+  // from at most TAG_LINKS of the tags' links (event_tags_tag_idx; the LIMIT keeps the planner
+  // from walking every upcoming event until enough carry a rare tag): bounded, whatever the tags
   if (tagList)
     reads.push(
-      candidates(sql`exists (select 1 from event_tags et where et.event_id = ${events.id} and et.tag_id in (${tagList}))`),
+      sql`(select ${events.id} from ${events} where ${events.id} in (
+        select et.event_id from event_tags et where et.tag_id in (${tagList}) limit ${TAG_LINKS}
+      ) and ${upcoming} order by ${events.endDate}, ${events.id} limit ${CANDIDATES})`,
     )
   const rows = await db
     .select({
