@@ -5,6 +5,7 @@ import { cityRoutes } from './cities'
 import type { CatalogDeps } from './deps'
 import { eventRoutes } from './events'
 import { platformRoutes } from './platform'
+import { searchRoutes } from './search'
 import { submissionRoutes } from './submissions'
 import { tagRoutes } from './tags'
 
@@ -20,4 +21,5 @@ export const catalogService = (given: CatalogDeps) => {
     .use(cityRoutes(deps))
     .use(tagRoutes(deps))
     .use(platformRoutes(deps))
+    .use(searchRoutes(deps))
 }

@@ -121,6 +121,11 @@ export const events = pgTable(
     ),
     // lower-cased, accent-free title + organizer for the trigram (typo/partial word) fallback
     searchText: text('search_text').generatedAlwaysAs(sql`immutable_unaccent(lower(title || ' ' || organizer_name))`),
+    // what a public search matches: the event's text plus its venue, city, province, category and
+    // tag names, kept by triggers (migration 0016)
+    searchDocument: tsvector('search_document')
+      .notNull()
+      .default(sql`''::tsvector`),
   },
   (t) => [
     // ascending: a backward scan serves ORDER BY created_at DESC, id DESC (an index declared DESC
@@ -136,6 +141,7 @@ export const events = pgTable(
     index('events_type_idx').on(t.eventType, t.status),
     index('events_free_idx').on(t.isFree, t.status),
     index('events_search_idx').using('gin', t.searchVector),
+    index('events_search_document_idx').using('gin', t.searchDocument),
     index('events_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     // time windows: "dates overlap this window" (migration 0015)
     index('events_date_range_idx').using('gist', sql`daterange(${t.startDate}, greatest(${t.startDate}, ${t.endDate}), '[]')`),
@@ -286,6 +292,13 @@ export const searchWords = pgTable('search_words', { word: text('word').primaryK
   index('search_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
 ])
 
+/** Synonyms and common spellings: the terms of a group stand in for each other in a search (migration 0016). */
+export const searchSynonyms = pgTable(
+  'search_synonyms',
+  { term: text('term').notNull(), groupName: text('group_name').notNull() },
+  (t) => [primaryKey({ columns: [t.term, t.groupName] })],
+)
+
 export const dataVersions = pgTable('data_versions', {
   scope: text('scope').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
@@ -317,5 +330,6 @@ export const schema = {
   rateLimitHits,
   dataVersions,
   searchWords,
+  searchSynonyms,
   cacheReplicas,
 }

@@ -34,9 +34,10 @@ const TYPO_SIMILARITY = 0.45
 const TYPO_EXPANSIONS = 3
 
 /**
- * The tsquery text for an event search: every query word as a prefix, OR'd with the dictionary
- * words (search_words: distinct words of titles and organizers) most similar to it, so a small
- * typo ("merdka", "gunng") still finds "merdeka", "gunung". One small indexed query over the
+ * The tsquery text for an event search: every query word as a prefix, OR'd with its synonyms
+ * (search_synonyms: "jogja" also asks for "yogyakarta") and with the dictionary words
+ * (search_words: distinct words of titles, organizers, venues, cities, categories and tags) most
+ * similar to it, so a small typo ("merdka", "gunng") still finds "merdeka", "gunung". One small indexed query over the
  * dictionary, never over the events; the events are then found through the full-text GIN index
  * alone, so the cost does not grow with the number of events that merely share a trigram. Words
  * hold only letters and digits, so they cannot break the tsquery syntax. Null when `q` has no
@@ -45,19 +46,27 @@ const TYPO_EXPANSIONS = 3
 export async function eventSearchQuery(database: Database, q: string): Promise<string | null> {
   const words = searchWords(q)
   if (!words.length) return null
-  const typoCandidates = words.filter((w) => w.length >= 3)
-  const expansions = new Map<string, string[]>()
-  if (typoCandidates.length) {
-    const rows = await database.rows<{ w: string; word: string }>(sql`
-      select q.w, s.word from unnest(string_to_array(${typoCandidates.join(' ')}, ' ')) as q(w)
-      cross join lateral (
-        select word from search_words
-        where word % q.w and word <> q.w and similarity(word, q.w) >= ${TYPO_SIMILARITY}
-        order by similarity(word, q.w) desc, word limit ${TYPO_EXPANSIONS}
-      ) s`)
-    for (const { w, word } of rows) {
-      if (!/^[\p{L}\p{N}]+$/u.test(word)) continue
-      expansions.set(w, [...(expansions.get(w) ?? []), word])
+  const list = words.join(' ')
+  // typo stand-ins (words of 3+ letters) and synonyms (search_synonyms), in one round trip
+  const rows = await database.rows<{ w: string; word: string }>(sql`
+    select q.w, s.word from unnest(string_to_array(${list}, ' ')) as q(w)
+    cross join lateral (
+      select word from search_words
+      where length(q.w) >= 3 and word % q.w and word <> q.w and similarity(word, q.w) >= ${TYPO_SIMILARITY}
+      order by similarity(word, q.w) desc, word limit ${TYPO_EXPANSIONS}
+    ) s
+    union all
+    select q.w, other.term from unnest(string_to_array(${list}, ' ')) as q(w)
+    join search_synonyms own on own.term = q.w
+    join search_synonyms other on other.group_name = own.group_name and other.term <> q.w`)
+  const expansions = new Map<string, Set<string>>()
+  for (const { w, word } of rows) {
+    // synonyms are data: only single words of letters and digits may enter the tsquery
+    for (const part of searchWords(word)) {
+      if (part === w) continue
+      const set = expansions.get(w) ?? new Set<string>()
+      set.add(part)
+      expansions.set(w, set)
     }
   }
   return words.map((w) => `(${[w, ...(expansions.get(w) ?? [])].map((x) => `${x}:*`).join(' | ')})`).join(' & ')

@@ -12,8 +12,11 @@ import { listQueries } from './service'
 const EVENTS = 30_000
 let database: TestDatabase
 beforeAll(async () => {
-  database = await createTestDatabase()
-  await database.rows(sql`
+  database = await createTestDatabase({ statementTimeoutMs: 120_000 })
+  // triggers off for the bulk load (search documents, change notifications): plans only
+  await database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`)
+    await tx.execute(sql`
     insert into events (id, title, slug, start_date, end_date, start_time, event_type, city_id, category_id,
                         organizer_name, status, latitude, longitude, created_at)
     select 'bulk-' || i, 'Acara ' || i, 'bulk-' || i,
@@ -27,6 +30,7 @@ beforeAll(async () => {
            case when i % 5 <> 0 then 95 + (i * 53 % 4600) / 100.0 end,
            now() - make_interval(mins => i)
     from generate_series(1, ${EVENTS}) as i`)
+  })
   await database.rows(sql`analyze events`)
 }, 120_000)
 afterAll(async () => {

@@ -1,7 +1,7 @@
 // The hook points of the discovery features (issue 14) in the event list queries: conditions,
 // extra columns and the `distance` order. service.ts calls these; everything else lives here.
 import { asc, sql, type SQL } from 'drizzle-orm'
-import { events } from '@app/db'
+import { events, searchWords } from '@app/db'
 import { HttpError } from '@app/kit'
 import { distanceSql, nearCondition, nearPoint } from './geo'
 import type { EventListQuery, RawEventListQuery } from './model'
@@ -13,6 +13,10 @@ export function validateDiscovery(query: RawEventListQuery): asserts query is Ev
   choice('facets', query.facets, ['0', '1'])
   validateTimeFilter(query as EventListQuery)
   nearPoint(query)
+  if (query.sort === 'relevance' && !searchWords(query.q ?? '').length) {
+    const message = 'sort=relevance membutuhkan q'
+    throw new HttpError(400, message, [{ field: 'sort', message }])
+  }
 }
 
 function choice(field: string, value: string | undefined, values: readonly string[]) {

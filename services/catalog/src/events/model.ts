@@ -6,8 +6,9 @@ import { WAKTU } from './windows'
 
 export const EVENT_SORTS = ['created_at_desc', 'start_date_asc', 'start_date_desc', 'price_asc', 'title_asc'] as const
 export type EventSort = (typeof EVENT_SORTS)[number]
-// the contract's sorts plus `distance` (nearest first; only with lat and lng)
-export const LIST_SORTS = [...EVENT_SORTS, 'distance'] as const
+// the contract's sorts plus `distance` (nearest first; only with lat and lng) and `relevance`
+// (best match first; only with q)
+export const LIST_SORTS = [...EVENT_SORTS, 'distance', 'relevance'] as const
 // the schema's enum: one list of event types for the filter, the responses and submissions
 export const EVENT_TYPES = eventType.enumValues
 
@@ -88,7 +89,8 @@ export const eventListQuery = t.Object({
     oneOf([...LIST_SORTS], {
       error: `sort harus salah satu dari ${LIST_SORTS.join(', ')}`,
       default: 'created_at_desc',
-      description: 'distance: terdekat dulu, hanya bersama lat dan lng',
+      description:
+        'distance: terdekat dulu, hanya bersama lat dan lng. relevance: paling cocok dulu (judul di atas venue/kota/kategori/tag, di atas deskripsi; yang terbaru bila sama), hanya bersama q',
     }),
   ),
   ...discoveryQuery,

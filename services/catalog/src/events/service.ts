@@ -51,6 +51,21 @@ export function listDeps(query: { kota?: string; kategori?: string; tag?: string
   return ['list:all']
 }
 
+/**
+ * `sort=relevance`: the weighted full-text rank (title A, venue/city/province/category/tags/organizer
+ * B, descriptions C), the newest first among equals.
+ */
+function relevanceOrder(query: EventListQuery & SearchReady): SQL[] | undefined {
+  if (query.sort !== 'relevance') return undefined
+  const tsquery = query.tsquery ?? prefixSearchQuery(query.q ?? '')
+  if (!tsquery) return undefined
+  return [
+    desc(sql`ts_rank(${events.searchDocument}, to_tsquery('indonesian', ${tsquery}))`),
+    desc(events.createdAt),
+    desc(events.id),
+  ]
+}
+
 /** Filters of the public list; unknown slugs simply match nothing. */
 export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
   const conditions: (SQL | undefined)[] = [eq(events.status, 'published')]
@@ -65,7 +80,7 @@ export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
   if (query.q) {
     const tsquery = (query as SearchReady).tsquery ?? prefixSearchQuery(query.q)
     // a q without letters or digits filters nothing, as before
-    if (tsquery) conditions.push(eventSearchMatch(events.searchVector, tsquery))
+    if (tsquery) conditions.push(eventSearchMatch(events.searchDocument, tsquery))
   }
   conditions.push(...discoveryConditions(query, nowMs))
   return and(...conditions)!
@@ -148,7 +163,9 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
       .where(where)
-      .orderBy(...(discoveryOrder(query) ?? ORDER[(query.sort as EventSort | undefined) ?? 'created_at_desc']))
+      .orderBy(
+        ...(discoveryOrder(query) ?? relevanceOrder(query) ?? ORDER[(query.sort as EventSort | undefined) ?? 'created_at_desc']),
+      )
       .limit(page.limit)
       .offset(page.offset),
     count: query.q
