@@ -55,7 +55,7 @@ describe('POST /api/admin/login', () => {
     const res = await loginRequest({ username: admin.username, password: admin.password })
     expect(res.status).toBe(200)
     const [{ id }] = await ctx.database.rows<{ id: string }>(sql`select id from admin_users where username = ${admin.username}`)
-    expect(res.body).toEqual({ success: true, user: { id, username: 'sari', name: 'Sari Moderator', role: 'admin' } })
+    expect(res.body).toEqual({ success: true, user: { id, username: 'sari', name: 'Sari Moderator', role: 'owner' } })
     expect(res.headers.get('cache-control')).toBe('no-store')
 
     const cookie = parseSetCookie(res.headers)!
@@ -170,7 +170,7 @@ describe('POST /api/admin/login', () => {
     }
     const extra = await loginRequest({ username: admin.username, password: admin.password, role: 'superadmin', id: 'x' })
     expect(extra.status).toBe(200)
-    expect(extra.body.user.role).toBe('admin')
+    expect(extra.body.user.role).toBe('owner')
   })
 })
 
@@ -238,7 +238,7 @@ describe('session', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       success: true,
-      user: { id: expect.any(String), username: 'sari', name: 'Sari Moderator', role: 'admin' },
+      user: { id: expect.any(String), username: 'sari', name: 'Sari Moderator', role: 'owner' },
     })
     expect(res.headers.get('cache-control')).toBe('no-store')
   })
