@@ -153,9 +153,11 @@ describe('events', () => {
     expect(cancel.status).toBe(200)
     expect((await get(app, `/api/events/${slug}`)).status).toBe(200)
     expect((await get(app, `/api/admin/events/${id}`, as(editor))).body.event.is_cancelled).toBe(true)
+    expect((await get(app, `/api/events/${slug}`)).body.event.is_cancelled).toBe(1)
     const restoreCancel = await post(app, `/api/admin/events/${id}/restore`, undefined, as(editor))
     expect(restoreCancel.status).toBe(200)
     expect((await get(app, `/api/admin/events/${id}`, as(editor))).body.event.is_cancelled).toBe(false)
+    expect((await get(app, `/api/events/${slug}`)).body.event.is_cancelled).toBe(0)
 
     const deleted = await del(`/api/admin/events/${id}`, editor)
     expect(deleted.status).toBe(200)
