@@ -8,6 +8,7 @@ import { newsRoutes } from './news'
 import { settingsRoutes } from './settings'
 import { taxonomyRoutes } from './taxonomy'
 import { userRoutes } from './users'
+import { webRoutes } from './web'
 
 export { adminDepsFromConfig, type AdminDeps } from './deps'
 export { bootstrapAdmin, createOrResetAdmin } from './users/service'
@@ -23,4 +24,5 @@ export const adminService = (deps: AdminDeps) => {
     .use(settingsRoutes(deps))
     .use(userRoutes(deps))
     .use(auditRoutes(deps))
+    .use(webRoutes())
 }

@@ -16,6 +16,12 @@ export const adminEventListQuery = t.Object({
       description: 'Kosong atau all = semua status',
     }),
   ),
+  sort: t.Optional(
+    oneOf(['newest', 'oldest'], {
+      error: 'sort harus newest atau oldest',
+      description: 'newest (bawaan) atau oldest: antrean moderasi, yang paling lama menunggu dulu',
+    }),
+  ),
   q: t.Optional(
     t.String({
       maxLength: MAX_QUERY_LENGTH,

@@ -76,7 +76,10 @@ const columns = {
 export async function listAdminEvents({ db }: Database, query: AdminEventListQuery, page: PageRequest) {
   const where = listFilter(query)
   const [rows, [{ total }]] = await Promise.all([
-    selectRows(db, where).orderBy(desc(events.createdAt), desc(events.id)).limit(page.limit).offset(page.offset),
+    selectRows(db, where)
+      .orderBy(...(query.sort === 'oldest' ? [asc(events.createdAt), asc(events.id)] : [desc(events.createdAt), desc(events.id)]))
+      .limit(page.limit)
+      .offset(page.offset),
     db
       .select({ total: sql<number>`count(*)::int` })
       .from(events)
