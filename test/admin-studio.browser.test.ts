@@ -112,6 +112,12 @@ async function login(page: Page) {
   await page.getByRole('heading', { name: /Antrean moderasi/ }).waitFor()
 }
 
+/** A screenshot of the page as it settles (passing notices cleared so they do not cover the form). */
+async function shot(page: Page, name: string, fullPage = false) {
+  await page.evaluate(() => document.getElementById('toast')?.replaceChildren())
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage })
+}
+
 /** axe-core injected into the page: no serious or critical violations. */
 async function axe(page: Page, where: string) {
   await page.addScriptTag({ content: AXE })
@@ -131,7 +137,7 @@ describe('admin studio in Chromium', () => {
     await page.getByRole('button', { name: 'Masuk' }).click()
     await page.getByText('Username atau password salah').first().waitFor()
     await axe(page, 'login')
-    await page.screenshot({ path: join(SHOTS, 'login.png') })
+    await shot(page, 'login')
     await page.close()
   })
 
@@ -149,7 +155,7 @@ describe('admin studio in Chromium', () => {
     expect(await queue.textContent()).toContain('19:30')
     expect(await queue.textContent()).toContain('Lihat peta')
     await axe(page, 'queue')
-    await page.screenshot({ path: join(SHOTS, 'queue.png'), fullPage: true })
+    await shot(page, 'queue', true)
     await page.keyboard.press('a')
     await page.getByRole('heading', { name: 'Pameran Foto Ditolak Studio' }).waitFor()
     const res = await publicEvent(first.slug)
@@ -196,7 +202,7 @@ describe('admin studio in Chromium', () => {
     await editor.getByLabel('Judul').waitFor()
     await second.getByLabel('Judul').waitFor()
     await axe(editor, 'event edit')
-    await editor.screenshot({ path: join(SHOTS, 'event-edit.png'), fullPage: true })
+    await shot(editor, 'event-edit', true)
     await editor.getByLabel('Judul').fill('Festival Suntingan Studio (Editor A)')
     await editor.getByRole('button', { name: 'Simpan', exact: true }).click()
     await editor.getByText('Perubahan disimpan').first().waitFor()
@@ -217,7 +223,7 @@ describe('admin studio in Chromium', () => {
     await page.goto(`${base}/admin/#/event?status=published`)
     await page.getByRole('navigation', { name: 'Halaman' }).waitFor()
     await axe(page, 'events list')
-    await page.screenshot({ path: join(SHOTS, 'events.png') })
+    await shot(page, 'events')
 
     await page.goto(`${base}/admin/#/berita`)
     await page.getByLabel('Judul artikel baru').fill('Jadwal Festival Studio Desember')
@@ -240,7 +246,7 @@ describe('admin studio in Chromium', () => {
     expect(slug).toBe('jadwal-festival-studio-desember')
     expect((await fetch(`${base}/api/news/${slug}`)).status).toBe(404)
     await axe(page, 'news edit')
-    await page.screenshot({ path: join(SHOTS, 'news-edit.png'), fullPage: true })
+    await shot(page, 'news-edit', true)
     // publish now: public at once
     await page.getByLabel(/Jadwal terbit/).fill('')
     await page.getByRole('button', { name: 'Terbitkan / jadwalkan' }).click()
@@ -258,7 +264,7 @@ describe('admin studio in Chromium', () => {
       await page.locator('main h1').waitFor()
       await page.waitForLoadState('networkidle')
       await axe(page, name)
-      await page.screenshot({ path: join(SHOTS, `${name}.png`) })
+      await shot(page, name)
     }
     await page.close()
   })
@@ -278,7 +284,7 @@ describe('admin studio in Chromium', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
     expect(overflow).toBeLessThanOrEqual(0)
     await axe(page, 'phone queue')
-    await page.screenshot({ path: join(SHOTS, 'phone-queue.png') })
+    await shot(page, 'phone-queue')
     await page.getByRole('button', { name: 'Setujui (a)' }).tap()
     await page
       .getByText(/disetujui/)

@@ -219,7 +219,7 @@ async function render() {
   } catch (error) {
     fail(error)
   }
-  main().focus()
+  main().focus({ preventScroll: true })
 }
 
 window.addEventListener('hashchange', render)

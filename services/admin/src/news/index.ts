@@ -25,6 +25,9 @@ import {
   updateArticle,
 } from './service'
 
+const jakartaTime = (iso: string) =>
+  new Intl.DateTimeFormat('id-ID', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Asia/Jakarta' }).format(new Date(iso))
+
 const writeErrors = {
   400: errorResponse,
   401: errorResponse,
@@ -143,7 +146,7 @@ export const newsRoutes = (deps: AdminDeps) =>
         if (changed) await awaitReplicas(deps.database)
         set.headers.etag = etagOf(article.revision)
         const message =
-          article.status === 'scheduled' ? `Artikel dijadwalkan terbit ${article.published_at}` : 'Artikel diterbitkan'
+          article.status === 'scheduled' ? `Artikel dijadwalkan terbit ${jakartaTime(article.published_at)} WIB` : 'Artikel diterbitkan'
         return { success: true as const, message, article }
       },
       {

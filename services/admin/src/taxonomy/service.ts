@@ -20,7 +20,7 @@ export async function listCategories({ db }: Database) {
       image_url: categories.imageUrl,
       is_active: categories.isActive,
       sort_order: categories.sortOrder,
-      event_count: sql<number>`(select count(*)::int from events e where e.category_id = ${categories.id})`,
+      event_count: sql<number>`(select count(*)::int from events e where e.category_id = "categories"."id")`,
     })
     .from(categories)
     .orderBy(asc(categories.sortOrder), asc(categories.name), asc(categories.id))
@@ -37,7 +37,7 @@ export async function listCities({ db }: Database) {
       country: cities.country,
       time_zone: cities.timeZone,
       image_url: cities.imageUrl,
-      event_count: sql<number>`(select count(*)::int from events e where e.city_id = ${cities.id})`,
+      event_count: sql<number>`(select count(*)::int from events e where e.city_id = "cities"."id")`,
     })
     .from(cities)
     .orderBy(asc(cities.name), asc(cities.id))
@@ -49,7 +49,7 @@ export async function listTags({ db }: Database) {
       id: tags.id,
       name: tags.name,
       slug: tags.slug,
-      event_count: sql<number>`(select count(*)::int from event_tags et where et.tag_id = ${tags.id})`,
+      event_count: sql<number>`(select count(*)::int from event_tags et where et.tag_id = "tags"."id")`,
     })
     .from(tags)
     .orderBy(asc(tags.name), asc(tags.id))
