@@ -6,13 +6,6 @@ export const slugMovedResponse = t.Object(
   { description: 'Slug lama dari event/artikel yang slugnya diubah: 301 dengan header Location ke slug baru' },
 )
 
-/** The 301 in OpenAPI terms (a raw Response is not checked against route schemas). */
-export const slugMovedDoc = {
-  description: 'Slug lama: Location berisi URL dengan slug baru',
-  headers: { Location: { schema: { type: 'string' }, description: 'URL dengan slug baru' } },
-  content: { 'application/json': { schema: slugMovedResponse } },
-}
-
 /** A 301 to the current URL of a renamed event or article (links shared before the rename keep working). */
 export function movedPermanently(request: Request, location: string, slug: string): Response {
   const query = new URL(request.url).search

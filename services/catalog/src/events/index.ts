@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { findSlugRedirect } from '@app/db'
-import { cacheKey, errorResponse, movedPermanently, pagination, pageRequest, slugMovedDoc } from '@app/kit'
+import { cacheKey, errorResponse, movedPermanently, pagination, pageRequest, slugMovedResponse } from '@app/kit'
 import type { CatalogContext } from '../deps'
 import { validateDiscovery } from './discovery'
 import { eventFacets } from './facets'
@@ -83,11 +83,10 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
       },
       {
         params: slugParams,
-        response: { 200: eventDetailResponse, 404: errorResponse },
+        response: { 200: eventDetailResponse, 301: slugMovedResponse, 404: errorResponse },
         detail: {
           tags: ['Event'],
           summary: 'Detail event (slug atau id); slug lama dijawab 301 ke slug baru',
-          responses: { 301: slugMovedDoc } as any,
           description:
             'Event yang belum terbit dijawab 404, sama seperti slug yang tidak ada. Tambahan: related (sampai 4 event ' +
             'mendatang dengan kategori, kota, atau tag yang sama). {slug}.ics menjawab event itu sebagai iCalendar (text/calendar).',

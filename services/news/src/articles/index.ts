@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { findSlugRedirect, nextArticlePublication } from '@app/db'
-import { cacheKey, errorResponse, movedPermanently, pageRequest, pagination, slugMovedDoc } from '@app/kit'
+import { cacheKey, errorResponse, movedPermanently, pageRequest, pagination, slugMovedResponse } from '@app/kit'
 import type { NewsContext } from '../deps'
 import { articleDetailResponse, articleParams, newsListQuery, newsListResponse } from './model'
 import { findPublicArticle, listArticles } from './service'
@@ -49,11 +49,10 @@ export const articleRoutes = ({ database, cache }: NewsContext) =>
       },
       {
         params: articleParams,
-        response: { 200: articleDetailResponse, 404: errorResponse },
+        response: { 200: articleDetailResponse, 301: slugMovedResponse, 404: errorResponse },
         detail: {
           tags: ['Berita'],
           summary: 'Detail artikel (slug atau id); slug lama dijawab 301 ke slug baru',
-          responses: { 301: slugMovedDoc } as any,
           description: 'Artikel draft atau yang dijadwalkan terbit nanti dijawab 404, sama seperti slug yang tidak ada.',
         },
       },
