@@ -2,9 +2,8 @@
 -- optimistic concurrency (If-Match), slug history (old slugs answer 301) and the audit log.
 ALTER TYPE "event_status" ADD VALUE IF NOT EXISTS 'deleted';--> statement-breakpoint
 ALTER TABLE "admin_users" ADD COLUMN "disabled_at" timestamp with time zone;--> statement-breakpoint
-UPDATE "admin_users" SET "role" = 'owner' WHERE "role" NOT IN ('owner', 'editor');--> statement-breakpoint
+UPDATE "admin_users" SET "role" = 'owner' WHERE "role" = 'admin';--> statement-breakpoint
 ALTER TABLE "admin_users" ALTER COLUMN "role" SET DEFAULT 'editor';--> statement-breakpoint
-ALTER TABLE "admin_users" ADD CONSTRAINT "admin_users_role_check" CHECK ("role" IN ('owner', 'editor'));--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "is_featured" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "cancelled_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "deleted_at" timestamp with time zone;--> statement-breakpoint

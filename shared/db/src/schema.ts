@@ -216,7 +216,7 @@ export const adminUsers = pgTable('admin_users', {
   id: id(),
   username: text('username').notNull().unique(),
   name: text('name').notNull(),
-  // owner: content and users; editor: content only (check constraint, migration 0010)
+  // owner: content and users; editor: content only (migration 0010); any other role gets 403
   role: text('role').notNull().default('editor'),
   // Bun.password (argon2id) hash
   passwordHash: text('password_hash').notNull(),

@@ -506,3 +506,16 @@ describe('cross-site requests', () => {
     expect((await sessionRow(cookie)).revoked_at).toBeNull()
   })
 })
+
+describe('roles', () => {
+  test('a user with a role other than owner or editor: 403 on the admin routes after login', async () => {
+    const hash = await Bun.password.hash('peran-lain-rahasia-1', { algorithm: 'argon2id' })
+    await ctx.database.rows(
+      sql`insert into admin_users (id, username, name, role, password_hash) values (${Bun.randomUUIDv7()}, 'pengamat', 'Pengamat', 'viewer', ${hash})`,
+    )
+    const cookie = await loginAs(ctx.app, ctx.database, { username: 'pengamat', password: 'peran-lain-rahasia-1' })
+    const res = await get(ctx.app, '/api/admin/events', withCookie(cookie))
+    expect(res.status).toBe(403)
+    expect(envelopeMessage(res)).toBe('Akun ini tidak memiliki akses admin')
+  })
+})
