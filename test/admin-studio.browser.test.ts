@@ -14,6 +14,8 @@ setDefaultTimeout(120_000)
 
 const OWNER = { username: 'pemilik', password: 'pemilik-studio-rahasia-1' }
 const SHOTS = join(repoRoot, 'docs/screenshots')
+// a valid 1x1 PNG
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 const AXE = readFileSync(join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8')
 
 let proc: ReturnType<typeof Bun.spawn>
@@ -188,10 +190,22 @@ describe('admin studio in Chromium', () => {
     expect(await editor.locator('#err-contact_email').textContent()).toBe('Email kontak tidak valid')
     await editor.getByLabel('Email kontak').fill('panitia@uji-studio.id')
     await editor.getByLabel('Nama tempat').fill('Taman Budaya Studio')
+    // a poster uploaded through the media service, with a preview
+    await editor
+      .getByLabel('Unggah Poster')
+      .setInputFiles({ name: 'poster.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') })
+    await editor.getByText('Gambar terunggah').first().waitFor()
+    const posterUrl = await editor.locator('input[name="poster_url"]').inputValue()
+    expect(posterUrl).toMatch(/^http:\/\/.+\/media\/.+\.png$/)
+    expect(await editor.getByAltText('Pratinjau Poster').getAttribute('src')).toBe(posterUrl)
+    expect(
+      await editor.getByAltText('Pratinjau Poster').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+    ).toBe(1)
     await editor.getByRole('button', { name: 'Simpan & setujui' }).click()
     await editor.getByRole('heading', { name: /Antrean moderasi/ }).waitFor()
     const pub = await (await publicEvent(slug)).json()
     expect(pub.event.venue_name).toBe('Taman Budaya Studio')
+    expect(pub.event.poster_url).toBe(posterUrl)
 
     // two sessions open the same event; the first saves, the second is refused with 412
     const other = await browser.newContext({ bypassCSP: true })
