@@ -61,3 +61,5 @@ serve(app, {
     await database.close()
   },
 })
+// where the editors go (through the gateway in production: https://<host>/admin/)
+console.log(`\n  Studio admin: http://localhost:${config.port}/admin/  (bun run admin:create membuat owner)\n`)

@@ -43,6 +43,22 @@ describe('OpenAPI document (bun start)', () => {
     )
     expect(doc.paths['/api/events/submit'].post.requestBody).toBeDefined()
     expect(doc.paths['/api/events/{slug}'].get.responses['404']).toBeDefined()
+    // old slugs of edited events and articles (admin studio)
+    expect(doc.paths['/api/events/{slug}'].get.responses['301']).toBeDefined()
+    expect(doc.paths['/api/news/{slug}'].get.responses['301']).toBeDefined()
+    for (const [method, path] of [
+      ['patch', '/api/admin/events/{id}'],
+      ['post', '/api/admin/news'],
+      ['patch', '/api/admin/news/{id}'],
+      ['post', '/api/admin/categories'],
+      ['post', '/api/admin/cities'],
+      ['post', '/api/admin/tags/{id}/merge'],
+      ['patch', '/api/admin/settings'],
+      ['post', '/api/admin/users'],
+      ['post', '/api/admin/me/password'],
+    ])
+      expect(doc.paths[path][method].requestBody, `${method} ${path} request body`).toBeDefined()
+    expect(doc.paths['/api/admin/news'].post.responses['201']).toBeDefined()
   })
 })
 

@@ -163,6 +163,49 @@ describe('the gateway', () => {
     expect(res.headers.get('referrer-policy')).toBeTruthy()
   })
 
+  test('the admin studio: /admin/ and its bundle through the gateway; an edit is public on every replica, the old slug 301s', async () => {
+    for (const path of ['/admin', '/admin/']) {
+      const page = await fetch(`${gw}${path}`)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-type')).toStartWith('text/html')
+      expect(await page.text()).toContain('/admin/app.js')
+    }
+    const js = await fetch(`${gw}/admin/app.js`)
+    expect(js.status).toBe(200)
+    expect(js.headers.get('content-type')).toStartWith('text/javascript')
+    expect((await js.text()).length).toBeGreaterThan(10_000)
+
+    const login = await fetch(`${gw}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    })
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]
+    const [event] = (await getJson('/api/events?limit=1&sort=start_date_asc')).body.data
+    const current = await fetch(`${gw}/api/admin/events/${event.id}`, { headers: { cookie } })
+    const etag = current.headers.get('etag')!
+    // as the browser sends it: same origin through the gateway
+    const edit = await fetch(`${gw}/api/admin/events/${event.id}`, {
+      method: 'PATCH',
+      headers: { cookie, 'content-type': 'application/json', 'if-match': etag, origin: gw, 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ slug: `${event.slug}-gw`, venue_name: 'Gedung Lewat Gateway' }),
+    })
+    expect(edit.status).toBe(200)
+    for (const replica of stack.services.catalog) {
+      const moved = await fetch(`${replica.url}/api/events/${event.slug}`, { redirect: 'manual' })
+      expect(moved.status).toBe(301)
+      expect(moved.headers.get('location')).toBe(`/api/events/${event.slug}-gw`)
+      const detail = await fetch(`${replica.url}/api/events/${event.slug}-gw`).then(json)
+      expect(detail.body.event.venue_name).toBe('Gedung Lewat Gateway')
+    }
+    const stale = await fetch(`${gw}/api/admin/events/${event.id}`, {
+      method: 'PATCH',
+      headers: { cookie, 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify({ venue_name: 'Tertimpa' }),
+    })
+    expect(stale.status).toBe(412)
+  }, 60_000)
+
   test('routes the iCalendar feeds to the catalog: /api/events.ics and /api/events/{slug}.ics', async () => {
     const feed = await fetch(`${gw}/api/events.ics?waktu=mendatang&limit=5`)
     expect(feed.status).toBe(200)

@@ -26,7 +26,8 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull(
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
-export const eventStatus = pgEnum('event_status', ['published', 'pending', 'draft', 'rejected'])
+// 'deleted': soft-deleted by an editor (recoverable; status_before_delete keeps where it was)
+export const eventStatus = pgEnum('event_status', ['published', 'pending', 'draft', 'rejected', 'deleted'])
 export const eventType = pgEnum('event_type', ['offline', 'online', 'hybrid'])
 export const articleStatus = pgEnum('article_status', ['published', 'draft'])
 
@@ -115,6 +116,13 @@ export const events = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    // admin studio (migration 0010): featured on the home page, cancelled (stays public, marked),
+    // soft delete, and a revision bumped by every admin change (the ETag of If-Match)
+    isFeatured: boolean('is_featured').notNull().default(false),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    statusBeforeDelete: eventStatus('status_before_delete'),
+    revision: integer('revision').notNull().default(1),
     // full-text document: title weighs most, then organizer, then the body
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`setweight(to_tsvector('indonesian', immutable_unaccent(title)), 'A') || setweight(to_tsvector('indonesian', immutable_unaccent(organizer_name)), 'B') || setweight(to_tsvector('indonesian', immutable_unaccent(short_description || ' ' || regexp_replace(description, '<[^>]*>', ' ', 'g'))), 'C')`,
@@ -155,6 +163,9 @@ export const events = pgTable(
     index('events_lat_lng_idx')
       .on(t.latitude, t.longitude)
       .where(sql`${t.latitude} IS NOT NULL`),
+    index('events_featured_idx')
+      .on(t.isFeatured, t.status)
+      .where(sql`${t.isFeatured}`),
   ],
 )
 
@@ -189,6 +200,8 @@ export const newsArticles = pgTable(
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // bumped by every admin change (the ETag of If-Match; migration 0010)
+    revision: integer('revision').notNull().default(1),
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`setweight(to_tsvector('indonesian', immutable_unaccent(title)), 'A') || setweight(to_tsvector('indonesian', immutable_unaccent(excerpt || ' ' || regexp_replace(content, '<[^>]*>', ' ', 'g'))), 'B')`,
     ),
@@ -212,9 +225,12 @@ export const adminUsers = pgTable('admin_users', {
   id: id(),
   username: text('username').notNull().unique(),
   name: text('name').notNull(),
-  role: text('role').notNull().default('admin'),
+  // owner: content and users; editor: content only (migration 0010); any other role gets 403
+  role: text('role').notNull().default('editor'),
   // Bun.password (argon2id) hash
   passwordHash: text('password_hash').notNull(),
+  // a disabled user cannot log in and every session of theirs is refused at once
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -272,6 +288,42 @@ export const moderationLog = pgTable(
   (t) => [index('moderation_log_event_idx').on(t.eventId, t.createdAt)],
 )
 
+// Old slugs of edited events and articles: the public detail answers 301 to the current slug.
+export const slugRedirects = pgTable(
+  'slug_redirects',
+  {
+    entity: text('entity').$type<'event' | 'news'>().notNull(),
+    oldSlug: text('old_slug').notNull(),
+    targetId: text('target_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'slug_redirects_pk', columns: [t.entity, t.oldSlug] }),
+    index('slug_redirects_target_idx').on(t.entity, t.targetId),
+  ],
+)
+
+// Every change made through the admin API: who, what, when, and the changed fields before/after.
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    adminId: text('admin_id').references(() => adminUsers.id),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt, t.id),
+    index('audit_log_admin_idx').on(t.adminId, t.createdAt),
+    index('audit_log_entity_idx').on(t.entity, t.entityId, t.createdAt),
+  ],
+)
+
 // Fixed-window counters shared by every replica (a per-process counter would give each
 // replica behind the gateway its own allowance).
 export const rateLimitHits = pgTable(
@@ -327,6 +379,8 @@ export const schema = {
   adminSessions,
   loginAttempts,
   moderationLog,
+  slugRedirects,
+  auditLog,
   rateLimitHits,
   dataVersions,
   searchWords,

@@ -55,7 +55,7 @@ describe('POST /api/admin/login', () => {
     const res = await loginRequest({ username: admin.username, password: admin.password })
     expect(res.status).toBe(200)
     const [{ id }] = await ctx.database.rows<{ id: string }>(sql`select id from admin_users where username = ${admin.username}`)
-    expect(res.body).toEqual({ success: true, user: { id, username: 'sari', name: 'Sari Moderator', role: 'admin' } })
+    expect(res.body).toEqual({ success: true, user: { id, username: 'sari', name: 'Sari Moderator', role: 'owner' } })
     expect(res.headers.get('cache-control')).toBe('no-store')
 
     const cookie = parseSetCookie(res.headers)!
@@ -170,7 +170,7 @@ describe('POST /api/admin/login', () => {
     }
     const extra = await loginRequest({ username: admin.username, password: admin.password, role: 'superadmin', id: 'x' })
     expect(extra.status).toBe(200)
-    expect(extra.body.user.role).toBe('admin')
+    expect(extra.body.user.role).toBe('owner')
   })
 })
 
@@ -238,7 +238,7 @@ describe('session', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       success: true,
-      user: { id: expect.any(String), username: 'sari', name: 'Sari Moderator', role: 'admin' },
+      user: { id: expect.any(String), username: 'sari', name: 'Sari Moderator', role: 'owner' },
     })
     expect(res.headers.get('cache-control')).toBe('no-store')
   })
@@ -504,5 +504,18 @@ describe('cross-site requests', () => {
     const [after] = await ctx.database.rows<{ status: string }>(sql`select status from events where id = ${pending.id}`)
     expect(after.status).toBe('pending')
     expect((await sessionRow(cookie)).revoked_at).toBeNull()
+  })
+})
+
+describe('roles', () => {
+  test('a user with a role other than owner or editor: 403 on the admin routes after login', async () => {
+    const hash = await Bun.password.hash('peran-lain-rahasia-1', { algorithm: 'argon2id' })
+    await ctx.database.rows(
+      sql`insert into admin_users (id, username, name, role, password_hash) values (${Bun.randomUUIDv7()}, 'pengamat', 'Pengamat', 'viewer', ${hash})`,
+    )
+    const cookie = await loginAs(ctx.app, ctx.database, { username: 'pengamat', password: 'peran-lain-rahasia-1' })
+    const res = await get(ctx.app, '/api/admin/events', withCookie(cookie))
+    expect(res.status).toBe(403)
+    expect(envelopeMessage(res)).toBe('Akun ini tidak memiliki akses admin')
   })
 })

@@ -67,9 +67,11 @@ export const adminGuard = (deps: AdminDeps) => {
           if (token !== undefined) clearSessionCookie(cookie, deps.cookieSecure)
           throw new HttpError(401, MESSAGES.invalidSession)
         }
-        // a session is not enough: the admin area is for the admin role only (a row with another
-        // role, made by hand or by a later feature, gets nothing here)
-        if (session.user.role !== 'admin') throw new HttpError(403, 'Akun ini tidak memiliki akses admin')
+        // a session is not enough: the admin area is for the studio roles only (owner, editor;
+        // migration 0010 turned the former 'admin' into 'owner'; a row with another role, made by
+        // hand or by a later feature, gets nothing here)
+        if (session.user.role !== 'owner' && session.user.role !== 'editor')
+          throw new HttpError(403, 'Akun ini tidak memiliki akses admin')
         sessions.set(request, session)
       },
       resolve({ request }) {

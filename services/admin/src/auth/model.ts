@@ -9,7 +9,7 @@ export const adminUser = t.Object({
   id: t.String(),
   username: t.String(),
   name: t.String(),
-  role: t.String({ examples: ['admin'] }),
+  role: t.String({ examples: ['owner'], description: 'owner (konten dan pengguna) atau editor (konten saja)' }),
 })
 
 export const userResponse = t.Object({ success: t.Literal(true), user: adminUser })

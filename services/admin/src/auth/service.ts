@@ -78,7 +78,7 @@ export async function findSession(database: Database, token: unknown): Promise<A
       returning admin_sessions.id
     )
     select live.id as session_id, u.id, u.username, u.name, u.role
-    from live join admin_users u on u.id = live.user_id`)
+    from live join admin_users u on u.id = live.user_id and u.disabled_at is null`)
   if (!row) return null
   return { sessionId: row.session_id, user: { id: row.id, username: row.username, name: row.name, role: row.role } }
 }
@@ -183,13 +183,15 @@ export async function login(database: Database, input: LoginInput): Promise<{ us
       name: adminUsers.name,
       role: adminUsers.role,
       passwordHash: adminUsers.passwordHash,
+      disabledAt: adminUsers.disabledAt,
     })
     .from(adminUsers)
     .where(eq(adminUsers.username, username))
     .limit(1)
   const hash = user?.passwordHash ?? (await dummyPasswordHash())
   const ok = await Bun.password.verify(input.password, hash).catch(() => false)
-  if (!user || !ok) throw new HttpError(401, MESSAGES.badCredentials)
+  // a disabled account gets the same answer as a wrong password
+  if (!user || !ok || user.disabledAt) throw new HttpError(401, MESSAGES.badCredentials)
 
   await db.update(loginAttempts).set({ succeeded: true }).where(eq(loginAttempts.id, attemptId))
   const token = await createSession(database, user.id, { ip, userAgent: input.userAgent })

@@ -100,7 +100,7 @@ describe('bun run admin:create', () => {
     expect(created.code).toBe(0)
     expect(created.stdout).toContain('Admin "sari" dibuat')
     const row = await adminRow('sari')
-    expect(row).toMatchObject({ name: 'Sari Wulandari', role: 'admin' })
+    expect(row).toMatchObject({ name: 'Sari Wulandari', role: 'owner' })
     expect(row.password_hash).toStartWith('$argon2id$')
     expect(await Bun.password.verify('rahasia-panjang-123', row.password_hash)).toBe(true)
     // the trailing newline of the pipe is not part of the password

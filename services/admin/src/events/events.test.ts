@@ -93,6 +93,14 @@ const ITEM_KEYS = [
   'created_at',
   'updated_at',
   'published_at',
+  // the admin studio's own fields
+  'category_id',
+  'city_id',
+  'is_featured',
+  'is_cancelled',
+  'cancelled_at',
+  'deleted_at',
+  'revision',
 ]
 
 describe('GET /api/admin/events', () => {

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { awaitReplicas, errorResponse, pageRequest } from '@app/kit'
+import { awaitReplicas, errorResponse, HttpError, pageRequest } from '@app/kit'
 import { adminGuard } from '../auth/guard'
 import type { AdminDeps } from '../deps'
 import {
@@ -7,17 +7,41 @@ import {
   ADMIN_LIST_MAX_LIMIT,
   adminEventListQuery,
   adminEventListResponse,
+  actionBody,
+  adminEventResponse,
+  eventActionResponse,
   eventIdParams,
+  eventPatchBody,
   moderationResponse,
   rejectBody,
 } from './model'
-import { listAdminEvents, moderateEvent } from './service'
+import { findAdminEvent, listAdminEvents, moderateEvent } from './service'
+import { ACTION_MESSAGES, eventAction, NOT_FOUND, updateEvent, type EventAction } from './edit'
+import { etagOf, ifMatchRevision } from '../concurrency'
+
+const writeErrors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+  412: errorResponse,
+  428: errorResponse,
+}
+
+const IF_MATCH_NOTE =
+  'Kirim If-Match berisi ETag dari GET /api/admin/events/{id}: 412 bila event sudah diubah orang lain sejak itu.'
 
 const moderationErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse }
 
 /** The moderation queue: every event of every status, approve and reject. */
-export const moderationRoutes = (deps: AdminDeps) =>
-  new Elysia({ name: 'admin.events' })
+export const moderationRoutes = (deps: AdminDeps) => {
+  const act = async (action: EventAction, id: string, adminId: string, request: Request, reason: string | null) => {
+    const event = await eventAction(deps.database, { id, adminId, action, reason, ifMatch: ifMatchRevision(request.headers) })
+    await awaitReplicas(deps.database)
+    return { success: true as const, message: ACTION_MESSAGES[action], event }
+  }
+  return new Elysia({ name: 'admin.events' })
     .use(adminGuard(deps))
     .get(
       '/api/admin/events',
@@ -77,3 +101,104 @@ export const moderationRoutes = (deps: AdminDeps) =>
         },
       },
     )
+    .get(
+      '/api/admin/events/:id',
+      async ({ params, set }) => {
+        const event = await findAdminEvent(deps.database, params.id)
+        if (!event) throw new HttpError(404, NOT_FOUND)
+        set.headers.etag = etagOf(event.revision)
+        return { success: true as const, event }
+      },
+      {
+        adminSession: true,
+        params: eventIdParams,
+        response: { 200: adminEventResponse, 401: errorResponse, 404: errorResponse },
+        detail: { tags: ['Admin'], summary: 'Detail event (semua field, semua status) dengan header ETag' },
+      },
+    )
+    .patch(
+      '/api/admin/events/:id',
+      async ({ params, body, admin, request, set }) => {
+        const result = await updateEvent(deps.database, {
+          id: params.id,
+          adminId: admin.id,
+          ifMatch: ifMatchRevision(request.headers, true),
+          patch: body,
+        })
+        if (result.changed) await awaitReplicas(deps.database)
+        const event = (await findAdminEvent(deps.database, params.id))!
+        set.headers.etag = etagOf(event.revision)
+        return { success: true as const, event }
+      },
+      {
+        adminSession: true,
+        params: eventIdParams,
+        body: eventPatchBody,
+        response: { 200: adminEventResponse, ...writeErrors },
+        detail: {
+          tags: ['Admin'],
+          summary: 'Ubah event (field yang dikirim saja; aturan sama dengan pengajuan)',
+          description: `${IF_MATCH_NOTE} If-Match wajib (428 bila tidak ada). Deskripsi disanitasi; tags (teks dipisah koma) menggantikan seluruh tag. 400 dengan details per field.`,
+        },
+      },
+    )
+    .delete('/api/admin/events/:id', async ({ params, admin, request }) => act('delete', params.id, admin.id, request, null), {
+      adminSession: true,
+      params: eventIdParams,
+      response: { 200: eventActionResponse, ...writeErrors },
+      detail: {
+        tags: ['Admin'],
+        summary: 'Hapus event (soft delete: ke tempat sampah, dapat dipulihkan)',
+        description: IF_MATCH_NOTE,
+      },
+    })
+    .post(
+      '/api/admin/events/:id/feature',
+      async ({ params, admin, request }) => act('feature', params.id, admin.id, request, null),
+      {
+        adminSession: true,
+        params: eventIdParams,
+        response: { 200: eventActionResponse, ...writeErrors },
+        detail: { tags: ['Admin'], summary: 'Jadikan event unggulan', description: IF_MATCH_NOTE },
+      },
+    )
+    .post(
+      '/api/admin/events/:id/unfeature',
+      async ({ params, admin, request }) => act('unfeature', params.id, admin.id, request, null),
+      {
+        adminSession: true,
+        params: eventIdParams,
+        response: { 200: eventActionResponse, ...writeErrors },
+        detail: { tags: ['Admin'], summary: 'Hapus status unggulan event', description: IF_MATCH_NOTE },
+      },
+    )
+    .post(
+      '/api/admin/events/:id/cancel',
+      async ({ params, admin, request, body }) => act('cancel', params.id, admin.id, request, body?.reason?.trim() || null),
+      {
+        adminSession: true,
+        params: eventIdParams,
+        body: actionBody,
+        response: { 200: eventActionResponse, ...writeErrors },
+        detail: {
+          tags: ['Admin'],
+          summary: 'Batalkan event (tetap tampil untuk publik, ditandai dibatalkan)',
+          description: `Body opsional {reason}. ${IF_MATCH_NOTE}`,
+        },
+      },
+    )
+    .post(
+      '/api/admin/events/:id/restore',
+      async ({ params, admin, request }) => act('restore', params.id, admin.id, request, null),
+      {
+        adminSession: true,
+        params: eventIdParams,
+        response: { 200: eventActionResponse, ...writeErrors },
+        detail: {
+          tags: ['Admin'],
+          summary: 'Pulihkan event dari tempat sampah (ke status sebelumnya), atau batalkan pembatalannya',
+          description: IF_MATCH_NOTE,
+        },
+      },
+    )
+}

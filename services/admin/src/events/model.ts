@@ -1,12 +1,12 @@
 import { t } from 'elysia'
 import { MAX_QUERY_LENGTH } from '@app/db'
-import { oneOf, pageQuery } from '@app/kit'
+import { eventInputBody, oneOf, pageQuery } from '@app/kit'
 
 export const ADMIN_LIST_DEFAULT_LIMIT = 50
 export const ADMIN_LIST_MAX_LIMIT = 100
-export const STATUS_FILTERS = ['all', 'published', 'pending', 'draft', 'rejected'] as const
+export const STATUS_FILTERS = ['all', 'published', 'pending', 'draft', 'rejected', 'deleted'] as const
 const EVENT_TYPES = ['offline', 'online', 'hybrid'] as const
-const EVENT_STATUSES = ['published', 'pending', 'draft', 'rejected'] as const
+export const EVENT_STATUSES = ['published', 'pending', 'draft', 'rejected', 'deleted'] as const
 
 export const adminEventListQuery = t.Object({
   ...pageQuery,
@@ -14,6 +14,12 @@ export const adminEventListQuery = t.Object({
     oneOf([...STATUS_FILTERS], {
       error: `status harus salah satu dari ${STATUS_FILTERS.join(', ')}`,
       description: 'Kosong atau all = semua status',
+    }),
+  ),
+  sort: t.Optional(
+    oneOf(['newest', 'oldest'], {
+      error: 'sort harus newest atau oldest',
+      description: 'newest (bawaan) atau oldest: antrean moderasi, yang paling lama menunggu dulu',
     }),
   ),
   q: t.Optional(
@@ -64,6 +70,13 @@ export const adminEventItem = t.Object({
   created_at: t.String({ description: 'ISO 8601 UTC' }),
   updated_at: t.String({ description: 'ISO 8601 UTC' }),
   published_at: t.Union([t.String(), t.Null()], { description: 'ISO 8601 UTC; null bila belum pernah terbit' }),
+  category_id: t.String(),
+  city_id: nullableString,
+  is_featured: t.Boolean(),
+  is_cancelled: t.Boolean({ description: 'Dibatalkan: tetap tampil untuk publik dengan is_cancelled = 1' }),
+  cancelled_at: nullableString,
+  deleted_at: t.Union([t.String(), t.Null()], { description: 'Diisi bila event ada di tempat sampah (status deleted)' }),
+  revision: t.Integer({ description: 'Naik setiap perubahan; ETag = "<revision>"' }),
 })
 
 export const adminEventListResponse = t.Object({
@@ -88,4 +101,36 @@ export const moderationResponse = t.Object({
   success: t.Literal(true),
   message: t.String(),
   event: t.Object({ id: t.String(), slug: t.String(), status: oneOf([...EVENT_STATUSES]) }),
+})
+
+export const adminEventResponse = t.Object({ success: t.Literal(true), event: adminEventItem })
+
+export const eventPatchBody = t.Object(
+  {
+    ...eventInputBody.properties,
+    slug: t.Optional(
+      t.Union([t.String({ maxLength: 200 }), t.Null()], {
+        error: 'Slug harus berupa teks, maksimal 200 karakter',
+        description: 'Opsional: slug baru (huruf kecil, angka, minus). Slug lama tetap dijawab 301 ke yang baru.',
+      }),
+    ),
+  },
+  {
+    error: 'Data event harus berupa objek JSON',
+    description: 'Hanya field yang dikirim yang berubah; aturan sama dengan pengajuan event.',
+  },
+)
+
+export const actionBody = t.Optional(
+  t.Object({
+    reason: t.Optional(
+      t.Union([t.String({ maxLength: 1000 }), t.Null()], { error: 'reason harus berupa teks, maksimal 1000 karakter' }),
+    ),
+  }),
+)
+
+export const eventActionResponse = t.Object({
+  success: t.Literal(true),
+  message: t.String(),
+  event: t.Object({ id: t.String(), slug: t.String(), status: oneOf([...EVENT_STATUSES]), revision: t.Integer() }),
 })

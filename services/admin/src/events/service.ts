@@ -17,7 +17,9 @@ import type { AdminEventListQuery } from './model'
 
 function listFilter(query: AdminEventListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = []
+  // the trash (status=deleted) is only listed when asked for
   if (query.status && query.status !== 'all') conditions.push(eq(events.status, query.status))
+  else conditions.push(sql`${events.status} <> 'deleted'`)
   const q = query.q?.trim()
   if (q) {
     // the words, or exactly an id or slug pasted from somewhere
@@ -62,19 +64,20 @@ const columns = {
   createdAt: events.createdAt,
   updatedAt: events.updatedAt,
   publishedAt: events.publishedAt,
+  categoryId: events.categoryId,
+  cityId: events.cityId,
+  isFeatured: events.isFeatured,
+  cancelledAt: events.cancelledAt,
+  deletedAt: events.deletedAt,
+  revision: events.revision,
 }
 
 /** One page of events of any status, newest first (ties by id), and the total matching. */
 export async function listAdminEvents({ db }: Database, query: AdminEventListQuery, page: PageRequest) {
   const where = listFilter(query)
   const [rows, [{ total }]] = await Promise.all([
-    db
-      .select(columns)
-      .from(events)
-      .innerJoin(categories, eq(categories.id, events.categoryId))
-      .leftJoin(cities, eq(cities.id, events.cityId))
-      .where(where)
-      .orderBy(desc(events.createdAt), desc(events.id))
+    selectRows(db, where)
+      .orderBy(...(query.sort === 'oldest' ? [asc(events.createdAt), asc(events.id)] : [desc(events.createdAt), desc(events.id)]))
       .limit(page.limit)
       .offset(page.offset),
     db
@@ -82,6 +85,27 @@ export async function listAdminEvents({ db }: Database, query: AdminEventListQue
       .from(events)
       .where(where),
   ])
+  return { items: await withTags(db, rows), total }
+}
+
+type Row = Awaited<ReturnType<typeof selectRows>>[number]
+function selectRows(db: Database['db'], where: SQL | undefined) {
+  return db
+    .select(columns)
+    .from(events)
+    .innerJoin(categories, eq(categories.id, events.categoryId))
+    .leftJoin(cities, eq(cities.id, events.cityId))
+    .where(where)
+}
+
+/** Every field of one event, any status (the trash included), or null. */
+export async function findAdminEvent({ db }: Database, id: string) {
+  const rows = await selectRows(db, eq(events.id, id)).limit(1)
+  if (!rows.length) return null
+  return (await withTags(db, rows))[0]
+}
+
+async function withTags(db: Database['db'], rows: Row[]) {
   const tagRows = rows.length
     ? await db
         .select({ eventId: eventTags.eventId, id: tags.id, name: tags.name, slug: tags.slug })
@@ -97,7 +121,7 @@ export async function listAdminEvents({ db }: Database, query: AdminEventListQue
     : []
   const tagsOf = new Map<string, { id: string; name: string; slug: string }[]>()
   for (const { eventId, ...tag } of tagRows) tagsOf.set(eventId, [...(tagsOf.get(eventId) ?? []), tag])
-  const items = rows.map((row) => ({
+  return rows.map((row) => ({
     id: row.id,
     title: row.title,
     slug: row.slug,
@@ -132,8 +156,14 @@ export async function listAdminEvents({ db }: Database, query: AdminEventListQue
     created_at: toIsoUtc(row.createdAt)!,
     updated_at: toIsoUtc(row.updatedAt)!,
     published_at: toIsoUtc(row.publishedAt),
+    category_id: row.categoryId,
+    city_id: row.cityId,
+    is_featured: row.isFeatured,
+    is_cancelled: row.cancelledAt !== null,
+    cancelled_at: toIsoUtc(row.cancelledAt),
+    deleted_at: toIsoUtc(row.deletedAt),
+    revision: row.revision,
   }))
-  return { items, total }
 }
 
 /** What each moderation action may start from, and where it leads. */
@@ -149,6 +179,7 @@ const STATUS_LABEL: Record<EventStatus, string> = {
   pending: 'pending (menunggu moderasi)',
   draft: 'draft',
   rejected: 'rejected (ditolak)',
+  deleted: 'deleted (dihapus)',
 }
 
 /**
@@ -171,13 +202,19 @@ export async function moderateEvent(
     with target as (
       select id, slug, status from events where id = ${input.eventId} for update
     ), changed as (
-      update events e set status = ${to}::event_status, updated_at = now() ${publishedAt}
+      update events e set status = ${to}::event_status, updated_at = now(), revision = e.revision + 1 ${publishedAt}
       from target
       where e.id = target.id and target.status in (${allowed})
       returning e.id, target.status as from_status
     ), audit as (
       insert into moderation_log (id, admin_id, event_id, from_status, to_status, reason)
       select ${Bun.randomUUIDv7()}::text, ${input.adminId}::text, changed.id, changed.from_status, ${to}::event_status, ${input.reason ?? null}::text
+      from changed
+      returning id
+    ), audit_row as (
+      insert into audit_log (id, admin_id, action, entity, entity_id, before, after, reason)
+      select ${Bun.randomUUIDv7()}::text, ${input.adminId}::text, ${input.action}, 'event', changed.id,
+             jsonb_build_object('status', changed.from_status), jsonb_build_object('status', ${to}::text), ${input.reason ?? null}::text
       from changed
       returning id
     )

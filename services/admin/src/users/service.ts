@@ -21,7 +21,7 @@ export async function createOrResetAdmin(
     id: Bun.randomUUIDv7(),
     username: input.username,
     name: input.name ?? input.username,
-    role: input.role ?? 'admin',
+    role: input.role ?? 'owner',
     passwordHash,
   })
   return 'created'
@@ -45,7 +45,7 @@ export async function bootstrapAdmin(
     const passwordHash = await Bun.password.hash(env.adminPassword, { algorithm: 'argon2id' })
     const inserted = await db
       .insert(adminUsers)
-      .values({ id: Bun.randomUUIDv7(), username: env.adminUsername, name: env.adminUsername, role: 'admin', passwordHash })
+      .values({ id: Bun.randomUUIDv7(), username: env.adminUsername, name: env.adminUsername, role: 'owner', passwordHash })
       .onConflictDoNothing()
       .returning({ id: adminUsers.id })
     if (inserted.length) logger.info('admin created from ADMIN_USERNAME', { username: env.adminUsername })
@@ -57,7 +57,7 @@ export async function bootstrapAdmin(
   const passwordHash = await Bun.password.hash(password, { algorithm: 'argon2id' })
   const inserted = await db
     .insert(adminUsers)
-    .values({ id: Bun.randomUUIDv7(), username: 'admin', name: 'Administrator', role: 'admin', passwordHash })
+    .values({ id: Bun.randomUUIDv7(), username: 'admin', name: 'Administrator', role: 'owner', passwordHash })
     .onConflictDoNothing()
     .returning({ id: adminUsers.id })
   if (inserted.length)

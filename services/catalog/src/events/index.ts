@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
-import { cacheKey, errorResponse, pagination, pageRequest } from '@app/kit'
+import { findSlugRedirect } from '@app/db'
+import { cacheKey, errorResponse, movedPermanently, pagination, pageRequest, slugMovedResponse } from '@app/kit'
 import type { CatalogContext } from '../deps'
 import { validateDiscovery } from './discovery'
 import { eventFacets } from './facets'
@@ -66,12 +67,12 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
     })
     .get(
       '/api/events/:slug',
-      ({ params, request }) => {
+      async ({ params, request }) => {
         // /api/events/{slug}.ics: slugs never contain a dot
         if (params.slug.endsWith('.ics')) return eventCalendar(database, params.slug.slice(0, -4), request)
         const at = now()
         const datedUntil = nextDateChange(at)
-        return cache.respond(request, cacheKey('event', { ...params, _dated: datedUntil }), async () => {
+        const response = await cache.respond(request, cacheKey('event', { ...params, _dated: datedUntil }), async () => {
           const event = await findPublishedEvent(database, params.slug)
           const self = `event:${params.slug}`
           if (!event) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
@@ -87,13 +88,17 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
           if (event.city_slug) deps.push(`list:city:${event.city_slug}`)
           return { status: 200, body: { success: true, event: { ...event, related } }, expiresAt: datedUntil, deps }
         })
+        // an old slug of a renamed event: 301 to the current one
+        if (response.status !== 404) return response
+        const slug = await findSlugRedirect(database, 'event', params.slug)
+        return slug ? movedPermanently(request, `/api/events/${slug}`, slug) : response
       },
       {
         params: slugParams,
-        response: { 200: eventDetailResponse, 404: errorResponse },
+        response: { 200: eventDetailResponse, 301: slugMovedResponse, 404: errorResponse },
         detail: {
           tags: ['Event'],
-          summary: 'Detail event (slug atau id)',
+          summary: 'Detail event (slug atau id); slug lama dijawab 301 ke slug baru',
           description:
             'Event yang belum terbit dijawab 404, sama seperti slug yang tidak ada. Tambahan: related (sampai 4 event ' +
             'mendatang dengan kategori, kota, atau tag yang sama). {slug}.ics menjawab event itu sebagai iCalendar (text/calendar).',

@@ -192,6 +192,9 @@ export const eventDetail = t.Object({
   ticket_price_min: t.Number(),
   ticket_price_max: t.Number(),
   tags: t.Array(tagItem),
+  is_cancelled: t.Union([t.Literal(0), t.Literal(1)], {
+    description: '1 bila event dibatalkan: tetap tampil, tandai dibatalkan (tiket tidak lagi dijual)',
+  }),
   related: t.Array(eventListItem, {
     description: 'Sampai 4 event terbit yang belum selesai dengan kategori, kota, atau tag yang sama',
   }),

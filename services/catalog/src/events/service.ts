@@ -218,6 +218,7 @@ export async function findPublishedEvent({ db }: Database, slugOrId: string) {
       cityTimeZone: cities.timeZone,
       contactPhone: events.contactPhone,
       ticketUrl: events.ticketUrl,
+      cancelledAt: events.cancelledAt,
     })
     .from(events)
     .innerJoin(categories, eq(categories.id, events.categoryId))
@@ -243,5 +244,7 @@ export async function findPublishedEvent({ db }: Database, slugOrId: string) {
     contact_phone: row.contactPhone,
     ticket_url: row.ticketUrl,
     tags: eventTagRows,
+    // cancelled by the organiser or an editor: still listed, marked (admin studio, issue 13)
+    is_cancelled: row.cancelledAt ? (1 as const) : (0 as const),
   }
 }

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import { nextArticlePublication } from '@app/db'
-import { cacheKey, NEWS_DEPS, errorResponse, pageRequest, pagination } from '@app/kit'
+import { findSlugRedirect, nextArticlePublication } from '@app/db'
+import { cacheKey, errorResponse, movedPermanently, NEWS_DEPS, pageRequest, pagination, slugMovedResponse } from '@app/kit'
 import type { NewsContext } from '../deps'
 import { articleDetailResponse, articleParams, newsListQuery, newsListResponse } from './model'
 import { findPublicArticle, listArticles } from './service'
@@ -33,21 +33,26 @@ export const articleRoutes = ({ database, cache }: NewsContext) =>
     )
     .get(
       '/api/news/:slug',
-      ({ params, request }) =>
-        cache.respond(request, cacheKey('article', params), async () => {
+      async ({ params, request }) => {
+        const response = await cache.respond(request, cacheKey('article', params), async () => {
           const [article, expiresAt] = await Promise.all([
             findPublicArticle(database, params.slug),
             nextArticlePublication(database),
           ])
           if (!article) return { status: 404, body: { success: false, error: 'Artikel tidak ditemukan' }, expiresAt, deps: NEWS_DEPS }
           return { status: 200, body: { success: true, article }, expiresAt, deps: NEWS_DEPS }
-        }),
+        })
+        // an old slug of a renamed article: 301 to the current one
+        if (response.status !== 404) return response
+        const slug = await findSlugRedirect(database, 'news', params.slug)
+        return slug ? movedPermanently(request, `/api/news/${slug}`, slug) : response
+      },
       {
         params: articleParams,
-        response: { 200: articleDetailResponse, 404: errorResponse },
+        response: { 200: articleDetailResponse, 301: slugMovedResponse, 404: errorResponse },
         detail: {
           tags: ['Berita'],
-          summary: 'Detail artikel (slug atau id)',
+          summary: 'Detail artikel (slug atau id); slug lama dijawab 301 ke slug baru',
           description: 'Artikel draft atau yang dijadwalkan terbit nanti dijawab 404, sama seperti slug yang tidak ada.',
         },
       },
