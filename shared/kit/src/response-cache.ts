@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
+import { compress, COMPRESSION_MIN_BYTES, negotiateEncoding, type Encoding } from './compression'
 
 /**
  * The current version of the public data (bumped by database triggers on every write).
@@ -47,6 +48,14 @@ interface Entry {
   json: string
   etag: string
   expiresAt: number
+  /** Compressed forms, made on first request for each encoding (counted in the byte budget). */
+  encoded?: Partial<Record<Encoding, Uint8Array>>
+}
+
+function entryBytes(entry: Entry): number {
+  let n = entry.json.length
+  for (const body of Object.values(entry.encoded ?? {})) n += body.byteLength
+  return n
 }
 
 export interface ResponseCacheOptions {
@@ -84,19 +93,26 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     for (const [oldKey, old] of entries) {
       if (entries.size <= maxEntries && bytes <= maxBytes) break
       entries.delete(oldKey)
-      bytes -= old.json.length
+      bytes -= entryBytes(old)
     }
   }
 
-  function toResponse(request: Request, entry: Entry, cacheControl: string): Response {
+  function toResponse(request: Request, key: string, entry: Entry, cacheControl: string): Response {
     const headers = { etag: entry.etag, 'cache-control': cacheControl, vary: 'Accept-Encoding' }
     const match = request.headers.get('if-none-match')
     if (match && entry.status === 200 && match.split(',').some((tag) => tag.trim() === entry.etag || tag.trim() === '*'))
       return new Response(null, { status: 304, headers })
-    return new Response(entry.json, {
-      status: entry.status,
-      headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
-    })
+    const type = { 'content-type': 'application/json; charset=utf-8' }
+    const encoding = entry.json.length >= COMPRESSION_MIN_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : undefined
+    if (!encoding) return new Response(entry.json, { status: entry.status, headers: { ...headers, ...type } })
+    let body = entry.encoded?.[encoding]
+    if (!body) {
+      body = compress(encoding, entry.json)
+      ;(entry.encoded ??= {})[encoding] = body
+      // only an entry still in the cache counts (a slow request's answer was never stored)
+      if (entries.get(key) === entry) bytes += body.byteLength
+    }
+    return new Response(body, { status: entry.status, headers: { ...headers, ...type, 'content-encoding': encoding } })
   }
 
   return {
@@ -132,7 +148,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         // a slow request that read an older version answers without storing
         if (version === current) store(key, entry)
       }
-      return toResponse(request, entry, cacheControl)
+      return toResponse(request, key, entry, cacheControl)
     },
   }
 }
