@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '@app/db/testing'
 import { startStack, type Stack } from '../scripts/stack-lib'
 import { BROWSER_FLAGS, chromiumPath } from './browser'
 import { freePort, repoRoot, stop, waitFor } from './helpers'
+import { completenessProblems, lintErrors } from './openapi-lint'
 
 const ADMIN = { username: 'moderator', password: 'kata-sandi-uji-apps-2026' }
 
@@ -206,6 +207,19 @@ for (const name of ['bun start', 'gateway']) {
       expect(me.headers.get('access-control-allow-origin')).toBe(TRUSTED)
       expect(me.headers.get('vary')).toContain('Origin')
     })
+  })
+
+  describe(`OpenAPI document (${name})`, () => {
+    test('0 errors from redocly (recommended) and Spectral (spectral:oas); every operation complete', async () => {
+      const doc = await (await fetch(`${targets[name]}/api/openapi.json`)).json()
+      expect(doc['x-unavailable']).toBeUndefined()
+      expect(Object.keys(doc.paths).length).toBeGreaterThan(15)
+      expect(await lintErrors(doc)).toEqual([])
+      expect(completenessProblems(doc)).toEqual([])
+      expect(doc.components.securitySchemes.admin_session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'admin_session' })
+      const isFree = doc.paths['/api/events'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.is_free
+      expect(isFree.type).toBe('integer')
+    }, 120_000)
   })
 
   describe(`compression (${name})`, () => {
