@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { chromium, type Browser } from 'playwright-core'
+import S3rver from 's3rver'
+import sharp from 'sharp'
 import { createTestDatabase, type TestDatabase } from '@app/db/testing'
 import { startStack, type Stack } from '../scripts/stack-lib'
 import { BROWSER_FLAGS, chromiumPath } from './browser'
@@ -31,6 +33,7 @@ let browser: Browser
 let startProc: ReturnType<typeof Bun.spawn> | undefined
 let stack: Stack | undefined
 let stackDb: TestDatabase | undefined
+let s3: S3rver | undefined
 const dataDir = mkdtempSync(join(tmpdir(), 'apps-'))
 const targets: Record<string, string> = {}
 
@@ -46,7 +49,11 @@ beforeAll(async () => {
     stderr: 'ignore',
   })
   stackDb = process.env.DATABASE_URL ? await createTestDatabase() : undefined
+  // the gateway in its S3 mode: plain /media/ URLs come from the bucket, variants from the media service
+  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(dataDir, 's3') })
+  const { port: s3Port } = (await s3.run()) as { port: number }
   stack = await startStack({
+    s3: { endpoint: `http://127.0.0.1:${s3Port}`, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'uploads' },
     gatewayPort: freePort(),
     catalogReplicas: 1,
     mediaReplicas: 1,
@@ -66,6 +73,7 @@ afterAll(async () => {
   if (startProc) await stop(startProc)
   await stack?.stop()
   await stackDb?.close()
+  await s3?.close().catch(() => {})
   trustedPage.stop(true)
   strangerPage.stop(true)
   rmSync(dataDir, { recursive: true, force: true })
@@ -269,6 +277,38 @@ for (const name of ['bun start', 'gateway']) {
       expect(image.headers.get('content-type')).toBe('image/png')
       expect(image.headers.get('content-encoding')).toBeNull()
       expect((await image.arrayBuffer()).byteLength).toBe(20_000)
+    })
+  })
+}
+
+for (const name of ['bun start', 'gateway']) {
+  describe(`image variants (${name})`, () => {
+    test('an upload URL with w/format gives the resized image; bad sizes 400; the plain URL unchanged', async () => {
+      const api = targets[name]
+      const photo = await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#cc3300' } }).jpeg().toBuffer()
+      const form = new FormData()
+      form.append('file', new File([photo], 'poster.jpg', { type: 'image/jpeg' }))
+      const uploaded = (await (await fetch(`${api}/api/upload`, { method: 'POST', body: form })).json()) as any
+      expect(uploaded.success).toBe(true)
+      const path = new URL(uploaded.url).pathname
+      expect(path).toMatch(/^\/media\/uploads\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.jpg$/)
+      const plain = await fetch(`${api}${path}`)
+      expect(plain.status).toBe(200)
+      expect(Buffer.from(await plain.arrayBuffer()).equals(photo)).toBe(true)
+      for (let round = 0; round < 2; round++) {
+        const variant = await fetch(`${api}${path}?w=320&format=webp`)
+        expect(variant.status).toBe(200)
+        expect(variant.headers.get('content-type')).toBe('image/webp')
+        expect(variant.headers.get('cache-control')).toContain('immutable')
+        const meta = await sharp(Buffer.from(await variant.arrayBuffer())).metadata()
+        expect([meta.format, meta.width, meta.height]).toEqual(['webp', 320, 160])
+      }
+      const negotiated = await fetch(`${api}${path}?preset=thumb`, { headers: { accept: 'image/avif,image/webp,*/*' } })
+      expect(negotiated.headers.get('content-type')).toBe('image/avif')
+      expect(negotiated.headers.get('vary')).toContain('Accept')
+      const bad = await fetch(`${api}${path}?w=321`)
+      expect(bad.status).toBe(400)
+      expect(((await bad.json()) as any).success).toBe(false)
     })
   })
 }

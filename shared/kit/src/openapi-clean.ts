@@ -19,6 +19,7 @@ export const ERROR_RESPONSES: Record<string, { description: string; message: str
   '409': { description: 'Bertentangan dengan keadaan data saat ini', message: 'Status event tidak memungkinkan tindakan ini' },
   '413': { description: 'Body melebihi batas ukuran', message: MESSAGES.tooLarge },
   '415': { description: 'Jenis konten tidak didukung', message: 'Jenis konten tidak didukung' },
+  '422': { description: 'Berkas tidak dapat diproses (gambar rusak atau terlalu besar)', message: 'Berkas tidak dapat diproses sebagai gambar' },
   '429': { description: 'Terlalu banyak permintaan; lihat Retry-After', message: MESSAGES.rateLimited },
   '503': { description: 'Layanan (database atau penyimpanan) sedang tidak tersedia; lihat Retry-After', message: MESSAGES.unavailable },
 }
