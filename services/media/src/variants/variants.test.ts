@@ -83,7 +83,7 @@ describe.each([
     expect(new Uint8Array(await again.arrayBuffer())).toEqual(bytes)
     // the plain URL is still the original
     const plain = await get(media, path)
-    expect(new Uint8Array(await plain.arrayBuffer())).toEqual(photo)
+    expect(Buffer.from(await plain.arrayBuffer()).equals(Buffer.from(photo))).toBe(true)
   })
 
   test('without format: AVIF or WebP by Accept (Vary: Accept), else the original format', async () => {
@@ -138,11 +138,11 @@ describe.each([
     const corrupt = await upload(media, pngOfSize(50_000), 'broken.png', 'image/png')
     const res = await get(media, `${corrupt}?w=320`)
     expect(res.status).toBe(422)
-    expect((await res.json()).error).toBe(VARIANT_MESSAGES.notImage)
+    expect(((await res.json()) as any).error).toBe(VARIANT_MESSAGES.notImage)
     const bombPath = await upload(media, bomb(), 'bomb.png', 'image/png')
     const boom = await get(media, `${bombPath}?w=160&format=webp`)
     expect(boom.status).toBe(422)
-    expect((await boom.json()).error).toBe(VARIANT_MESSAGES.tooManyPixels)
+    expect(((await boom.json()) as any).error).toBe(VARIANT_MESSAGES.tooManyPixels)
     expect((await get(media, `${path}?w=160&format=webp`)).status).toBe(200)
     expect((await get(media, '/media/uploads/2026/01/01a2021c-e0c3-7277-9428-eb1e8405828a.png?w=160')).status).toBe(404)
   })
