@@ -70,6 +70,29 @@ export const DOCS_TAGS = [
   { name: 'Sistem' },
 ]
 
+interface RouteInfo {
+  method: string
+  path: string
+  hooks?: { body?: unknown; parse?: unknown }
+}
+
+/**
+ * A route with its own `parse` hook (the size-capped JSON readers) comes out of the generator
+ * with an empty request body: its `body` schema is put back as application/json, the only
+ * body type those routes accept.
+ */
+function restoreJsonBodies(paths: Record<string, Record<string, any>>, routes: RouteInfo[]) {
+  for (const route of routes) {
+    if (!route.hooks?.body) continue
+    const path = route.path.replace(/:(\w+)/g, '{$1}')
+    const operation = paths[path]?.[route.method.toLowerCase()]
+    if (!operation?.requestBody || Object.keys(operation.requestBody.content ?? {}).length) continue
+    const schema = JSON.parse(JSON.stringify(route.hooks.body))
+    operation.requestBody.content = { 'application/json': { schema } }
+    operation.requestBody.description ??= schema.description
+  }
+}
+
 /**
  * `GET /docs` (Swagger UI, offline) and `GET /api/openapi.json` generated from the routes of the
  * app it is used in (TypeBox schemas as request/response schemas), finished by finishDocument
@@ -90,6 +113,7 @@ export const docs = (title: string, description: string, options: FinishOptions 
       undefined,
       '3.0.3',
     )
+    restoreJsonBodies(generated.paths as any, (self as unknown as { getGlobalRoutes(): RouteInfo[] }).getGlobalRoutes())
     const document = finishDocument(
       {
         openapi: '3.0.3',
