@@ -313,6 +313,38 @@ for (const name of ['bun start', 'gateway']) {
   })
 }
 
+for (const name of ['bun start', 'gateway']) {
+  describe(`Swagger UI (${name})`, () => {
+    test('offline page with servers list and Authorize; try-it-out runs a real request', async () => {
+      const context = await browser.newContext()
+      const offline: string[] = []
+      try {
+        const page = await context.newPage()
+        page.on('request', (request) => {
+          if (!request.url().startsWith(targets[name])) offline.push(request.url())
+        })
+        await page.goto(`${targets[name]}/docs`)
+        await page.waitForSelector('.opblock', { timeout: 30_000 })
+        expect(await page.locator('.servers select option').allTextContents()).toContain('/ - Server yang menyajikan dokumen ini')
+        await page.locator('button.authorize').first().click()
+        await page.waitForSelector('.auth-container', { timeout: 10_000 })
+        expect(await page.locator('.auth-container').first().textContent()).toContain('admin_session')
+        await page.locator('.modal-ux .close-modal').click()
+        await page.locator('#operations-Kategori-getApiCategories .opblock-summary').click()
+        // tryItOutEnabled: the Execute button is there at once
+        await page.locator('#operations-Kategori-getApiCategories button.execute').click()
+        const cell = '#operations-Kategori-getApiCategories .live-responses-table tr.response .response-col_status'
+        await page.waitForSelector(cell, { timeout: 15_000 })
+        const status = await page.locator(cell).first().textContent()
+        expect(status?.trim()).toBe('200')
+        expect(offline).toEqual([])
+      } finally {
+        await context.close()
+      }
+    }, 90_000)
+  })
+}
+
 // a valid 1x1 PNG padded with bytes its decoder ignores
 function pngBytes(size: number): Uint8Array {
   const base = Uint8Array.from(

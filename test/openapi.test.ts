@@ -32,6 +32,11 @@ const newRoutes = new Elysia({ name: 'test.new-routes' })
     response: { 200: t.Object({ success: t.Boolean() }), 409: errorResponse },
   })
   .get('/files/*', () => new Response('x'))
+  // a route with its own body reader (as submit and login have): the body schema must still show
+  .post('/api/things/submit', ({ body }) => ({ success: true as const, body }), {
+    parse: async ({ request }) => request.json(),
+    body: t.Object({ price: t.Optional(t.Nullable(t.Union([t.Number(), t.String()]))), title: t.String({ minLength: 3 }) }),
+  })
 
 const app = createBaseApp({ service: 'test', logger: createLogger('silent'), checks: {} })
   .use(docs('Uji', 'Dokumen uji'))
@@ -47,6 +52,7 @@ describe('finishDocument on routes nobody tuned by hand', () => {
     expect(props.is_free).toEqual({ type: 'integer', enum: [0, 1] })
     expect(doc.paths['/api/things'].get.parameters.find((p: any) => p.name === 'page').schema).toEqual({ minimum: 1, type: 'number' })
     expect(doc.paths['/api/admin/things/{id}/archive'].post.security).toEqual([{ admin_session: [] }])
+    expect(doc.paths['/api/things/submit'].post.requestBody.content['application/json'].schema.required).toEqual(['title'])
   }, 120_000)
 
   test('the raw generated document fails the linters (the check is real)', async () => {

@@ -2368,17 +2368,17 @@ export interface operations {
                     /** @description offline (bawaan), online, atau hybrid */
                     event_type?: string | null;
                     /** @description true/false atau 1/0; gratis berarti harga 0 */
-                    is_free?: (boolean | number | string) | null;
+                    is_free?: (boolean | null) | (number | null) | (string | null);
                     /**
                      * @description Opsional, -90 sampai 90; diisi bersama longitude
                      * @example -6.2
                      */
-                    latitude?: (number | string) | null;
+                    latitude?: (number | null) | (string | null);
                     /**
                      * @description Opsional, -180 sampai 180; diisi bersama latitude
                      * @example 106.8
                      */
-                    longitude?: (number | string) | null;
+                    longitude?: (number | null) | (string | null);
                     /** @description Wajib, maksimal 200 karakter */
                     organizer_name?: string | null;
                     /** @description Opsional, URL http(s) dari POST /api/upload */
@@ -2404,12 +2404,12 @@ export interface operations {
                      * @description Rupiah: angka >= ticket_price_min; bawaan sama dengan ticket_price_min
                      * @example 150000
                      */
-                    ticket_price_max?: (number | string) | null;
+                    ticket_price_max?: (number | null) | (string | null);
                     /**
                      * @description Rupiah: angka >= 0 (atau teks berisi digit saja)
                      * @example 50000
                      */
-                    ticket_price_min?: (number | string) | null;
+                    ticket_price_min?: (number | null) | (string | null);
                     /** @description Opsional, URL http(s) */
                     ticket_url?: string | null;
                     /**

@@ -54,21 +54,23 @@ export function cleanSchema(schema: Json): Json {
   }
   if (Array.isArray(out.type)) {
     const types = out.type.filter((t: string) => t !== 'null')
-    if (types.length < out.type.length) out.nullable = true
-    if (types.length === 1) out.type = types[0]
-    else {
+    const nullable = types.length < out.type.length
+    if (types.length === 1) {
+      out.type = types[0]
+      if (nullable) out.nullable = true
+    } else {
+      // OpenAPI 3.0: `nullable` needs a `type` beside it, so it goes on each branch
       delete out.type
-      out.anyOf = types.map((type: string) => ({ type }))
+      out.anyOf = types.map((type: string) => (nullable ? { type, nullable: true } : { type }))
     }
   }
   if (Array.isArray(out.anyOf) && out.anyOf.some(isNullSchema)) {
     const rest = out.anyOf.filter((s: Json) => !isNullSchema(s))
-    out.nullable = true
     if (rest.length === 1) {
       const { anyOf: _drop, ...others } = out
       return cleanSchema({ ...others, ...rest[0], nullable: true })
     }
-    out.anyOf = rest
+    out.anyOf = rest.map((s: Json) => (s.type ? { ...s, nullable: true } : s))
   }
   if (out.type === 'null') {
     delete out.type
@@ -102,6 +104,12 @@ export function cleanSchema(schema: Json): Json {
   if (Array.isArray(out.enum) && out.enum.length) {
     const types = new Set(out.enum.filter((v: unknown) => v !== null).map(jsonType))
     if (types.size === 1) out.type = [...types][0]
+  }
+  // OpenAPI 3.0: `nullable` needs a `type` beside it; on a union it goes to each branch
+  const union = out.anyOf ? 'anyOf' : out.oneOf ? 'oneOf' : undefined
+  if (out.nullable && !out.type && union) {
+    out[union] = out[union].map((s: Json) => (s?.type ? { ...s, nullable: true } : s))
+    delete out.nullable
   }
   if ('default' in out && out.type && jsonType(out.default) !== out.type && !(out.type === 'number' && typeof out.default === 'number'))
     delete out.default
