@@ -48,6 +48,8 @@ try {
     const headers = { 'accept-encoding': encoding }
     const big = await fetch(`${base}/api/events?limit=100`, { headers, decompress: false } as RequestInit)
     const bigBytes = (await big.arrayBuffer()).byteLength
+    // warm: every URL answered (and cached, with this encoding's form) once before timing
+    for (const url of urls) await (await fetch(base + url, { headers, decompress: false } as RequestInit)).arrayBuffer()
     let answers = 0
     let bytes = 0
     let failures = 0
