@@ -36,7 +36,8 @@ try {
   const list = (await (await fetch(`${base}/api/events?limit=100`)).json()) as any
   const categories = (await (await fetch(`${base}/api/categories`)).json()) as any
   const urls: string[] = []
-  for (const limit of [10, 20, 50, 100]) for (let page = 1; page <= 5; page++) urls.push(`/api/events?limit=${limit}&page=${page}`)
+  for (const limit of [10, 20, 50, 100])
+    for (let page = 1; page <= 5; page++) urls.push(`/api/events?limit=${limit}&page=${page}`)
   for (const c of categories.data) urls.push(`/api/events?kategori=${c.slug}&limit=50`)
   for (const e of list.data) urls.push(`/api/events/${e.slug}`)
   urls.push('/api/categories', '/api/cities', '/api/tags', '/api/news?limit=20', '/api/stats')

@@ -43,7 +43,10 @@ try {
     // a noisy 12 Mpx photo (noise keeps the JPEG large, like a real poster scan)
     const noise = Buffer.alloc(400 * 300 * 3)
     for (let j = 0; j < noise.length; j++) noise[j] = (j * 7 + i * 13) % 256
-    const photo = await sharp(noise, { raw: { width: 400, height: 300, channels: 3 } }).resize(4000, 3000).jpeg({ quality: 90 }).toBuffer()
+    const photo = await sharp(noise, { raw: { width: 400, height: 300, channels: 3 } })
+      .resize(4000, 3000)
+      .jpeg({ quality: 90 })
+      .toBuffer()
     const form = new FormData()
     form.append('file', new File([photo], `photo-${i}.jpg`, { type: 'image/jpeg' }))
     const res = (await (await fetch(`${base}/api/upload`, { method: 'POST', body: form })).json()) as any
@@ -53,8 +56,7 @@ try {
   }
   const variants: string[] = []
   for (const w of ['160', '320', '640', '960', '1280', '1920'])
-    for (const format of ['webp', 'avif', 'jpeg'])
-      for (const path of paths) variants.push(`${path}?w=${w}&format=${format}`)
+    for (const format of ['webp', 'avif', 'jpeg']) for (const path of paths) variants.push(`${path}?w=${w}&format=${format}`)
   const wanted = Array.from({ length: REQUESTS }, (_, i) => variants[i % variants.length])
   Bun.gc(true)
   await Bun.sleep(300)

@@ -31,7 +31,7 @@ try {
     await page.locator(`${op} button.execute`).click()
     await page.waitForSelector(`${op} .live-responses-table .response-col_status`, { timeout: 15_000 })
     await page.locator('#operations-tag-Kategori').scrollIntoViewIfNeeded()
-    await page.evaluate("window.scrollTo(0, 0)")
+    await page.evaluate('window.scrollTo(0, 0)')
     await page.screenshot({ path: join(root, 'docs/screenshots/swagger-ui.png') })
     console.log('saved docs/screenshots/swagger-ui.png')
   } finally {

@@ -22,7 +22,8 @@ const pageServer = (label: string) =>
   Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch: () => new Response(`<!doctype html><title>${label}</title><p>${label}</p>`, { headers: { 'content-type': 'text/html' } }),
+    fetch: () =>
+      new Response(`<!doctype html><title>${label}</title><p>${label}</p>`, { headers: { 'content-type': 'text/html' } }),
   })
 const trustedPage = pageServer('front-end')
 const strangerPage = pageServer('stranger')
@@ -39,7 +40,11 @@ const targets: Record<string, string> = {}
 
 beforeAll(async () => {
   browser = await chromium.launch({ executablePath: chromiumPath(), args: BROWSER_FLAGS })
-  const env = { CORS_ORIGINS: `${TRUSTED},https://admin.example.id`, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }
+  const env = {
+    CORS_ORIGINS: `${TRUSTED},https://admin.example.id`,
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+  }
   const port = freePort()
   const { DATABASE_URL: _ignored, ...parentEnv } = process.env
   startProc = Bun.spawn(['bun', 'run', 'main.ts'], {
@@ -225,7 +230,8 @@ for (const name of ['bun start', 'gateway']) {
       expect(await lintErrors(doc)).toEqual([])
       expect(completenessProblems(doc)).toEqual([])
       expect(doc.components.securitySchemes.admin_session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'admin_session' })
-      const isFree = doc.paths['/api/events'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.is_free
+      const isFree =
+        doc.paths['/api/events'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.is_free
       expect(isFree.type).toBe('integer')
     }, 120_000)
   })
@@ -285,7 +291,9 @@ for (const name of ['bun start', 'gateway']) {
   describe(`image variants (${name})`, () => {
     test('an upload URL with w/format gives the resized image; bad sizes 400; the plain URL unchanged', async () => {
       const api = targets[name]
-      const photo = await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#cc3300' } }).jpeg().toBuffer()
+      const photo = await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#cc3300' } })
+        .jpeg()
+        .toBuffer()
       const form = new FormData()
       form.append('file', new File([photo], 'poster.jpg', { type: 'image/jpeg' }))
       const uploaded = (await (await fetch(`${api}/api/upload`, { method: 'POST', body: form })).json()) as any

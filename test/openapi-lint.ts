@@ -61,7 +61,8 @@ export function completenessProblems(document: any): LintProblem[] {
       if (!op.summary) add('summary', where)
       const admin = path.startsWith('/api/admin/') && path !== '/api/admin/login'
       const secured = JSON.stringify(op.security ?? null) === JSON.stringify([{ admin_session: [] }])
-      if (admin !== secured) add('security', where, admin ? 'admin operation without admin_session' : 'public operation with security')
+      if (admin !== secured)
+        add('security', where, admin ? 'admin operation without admin_session' : 'public operation with security')
       const statuses = Object.keys(op.responses ?? {})
       const need = [
         ...(op.parameters?.length || op.requestBody ? ['400'] : []),

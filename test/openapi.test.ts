@@ -45,12 +45,18 @@ const app = createBaseApp({ service: 'test', logger: createLogger('silent'), che
 describe('finishDocument on routes nobody tuned by hand', () => {
   test('0 redocly and Spectral errors, every operation complete', async () => {
     const doc = await (await app.handle(new Request('http://localhost/api/openapi.json'))).json()
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/things', '/api/admin/things/{id}/archive', '/files/{path}']))
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/things', '/api/admin/things/{id}/archive', '/files/{path}']),
+    )
     expect(await lintErrors(doc)).toEqual([])
     expect(completenessProblems(doc)).toEqual([])
-    const props = doc.paths['/api/things'].get.responses['200'].content['application/json'].schema.properties.data.items.properties
+    const props =
+      doc.paths['/api/things'].get.responses['200'].content['application/json'].schema.properties.data.items.properties
     expect(props.is_free).toEqual({ type: 'integer', enum: [0, 1] })
-    expect(doc.paths['/api/things'].get.parameters.find((p: any) => p.name === 'page').schema).toEqual({ minimum: 1, type: 'number' })
+    expect(doc.paths['/api/things'].get.parameters.find((p: any) => p.name === 'page').schema).toEqual({
+      minimum: 1,
+      type: 'number',
+    })
     expect(doc.paths['/api/admin/things/{id}/archive'].post.security).toEqual([{ admin_session: [] }])
     expect(doc.paths['/api/things/submit'].post.requestBody.content['application/json'].schema.required).toEqual(['title'])
   }, 120_000)

@@ -107,7 +107,10 @@ describe('public endpoints through the typed client', () => {
     )
     const form = new FormData()
     form.append('file', new File([png], 'poster.png', { type: 'image/png' }))
-    const uploaded = await api.POST('/api/upload', { body: form as unknown as { file: string }, bodySerializer: (body) => body as unknown as FormData })
+    const uploaded = await api.POST('/api/upload', {
+      body: form as unknown as { file: string },
+      bodySerializer: (body) => body as unknown as FormData,
+    })
     expect(uploaded.data?.success).toBe(true)
     const url = uploaded.data!.url
     const checked = await api.GET('/api/check-file', { params: { query: { url } } })
@@ -160,7 +163,10 @@ describe('admin flow through the typed client', () => {
     expect(ids.length).toBeGreaterThan(1)
     const approved = await admin.POST('/api/admin/events/{id}/approve', { params: { path: { id: ids[0] } } })
     expect(approved.data?.success).toBe(true)
-    const rejected = await admin.POST('/api/admin/events/{id}/reject', { params: { path: { id: ids[1] } }, body: { reason: 'Data belum lengkap' } })
+    const rejected = await admin.POST('/api/admin/events/{id}/reject', {
+      params: { path: { id: ids[1] } },
+      body: { reason: 'Data belum lengkap' },
+    })
     expect(rejected.data?.success).toBe(true)
     expect((await admin.POST('/api/admin/logout')).response.status).toBe(200)
     expect((await admin.GET('/api/admin/me')).response.status).toBe(401)

@@ -48,7 +48,10 @@ describe('response cache with compression', () => {
     }
     try {
       const ask = () =>
-        cache.respond(new Request('http://localhost/x', { headers: { 'accept-encoding': 'zstd' } }), 'k', async () => ({ status: 200, body }))
+        cache.respond(new Request('http://localhost/x', { headers: { 'accept-encoding': 'zstd' } }), 'k', async () => ({
+          status: 200,
+          body,
+        }))
       const first = await ask()
       const second = await ask()
       expect(first.headers.get('content-encoding')).toBe('zstd')

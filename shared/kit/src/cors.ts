@@ -44,8 +44,7 @@ export function preflight(request: Request, allowed: ReadonlySet<string>): Respo
   const headers = corsHeaders(kind, request.headers.get('origin'), allowed)
   if (headers['access-control-allow-origin']) {
     delete headers['access-control-expose-headers']
-    headers['access-control-allow-methods'] =
-      kind === 'admin' ? ADMIN_METHODS : kind === 'write' ? WRITE_METHODS : PUBLIC_METHODS
+    headers['access-control-allow-methods'] = kind === 'admin' ? ADMIN_METHODS : kind === 'write' ? WRITE_METHODS : PUBLIC_METHODS
     headers['access-control-allow-headers'] = CORS_ALLOWED_HEADERS
     headers['access-control-max-age'] = String(CORS_MAX_AGE_SECONDS)
   }

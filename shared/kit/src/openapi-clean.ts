@@ -19,9 +19,15 @@ export const ERROR_RESPONSES: Record<string, { description: string; message: str
   '409': { description: 'Bertentangan dengan keadaan data saat ini', message: 'Status event tidak memungkinkan tindakan ini' },
   '413': { description: 'Body melebihi batas ukuran', message: MESSAGES.tooLarge },
   '415': { description: 'Jenis konten tidak didukung', message: 'Jenis konten tidak didukung' },
-  '422': { description: 'Berkas tidak dapat diproses (gambar rusak atau terlalu besar)', message: 'Berkas tidak dapat diproses sebagai gambar' },
+  '422': {
+    description: 'Berkas tidak dapat diproses (gambar rusak atau terlalu besar)',
+    message: 'Berkas tidak dapat diproses sebagai gambar',
+  },
   '429': { description: 'Terlalu banyak permintaan; lihat Retry-After', message: MESSAGES.rateLimited },
-  '503': { description: 'Layanan (database atau penyimpanan) sedang tidak tersedia; lihat Retry-After', message: MESSAGES.unavailable },
+  '503': {
+    description: 'Layanan (database atau penyimpanan) sedang tidak tersedia; lihat Retry-After',
+    message: MESSAGES.unavailable,
+  },
 }
 
 /** Whether an operation needs the admin session cookie: the admin API, except logging in. */
@@ -111,7 +117,12 @@ export function cleanSchema(schema: Json): Json {
     out[union] = out[union].map((s: Json) => (s?.type ? { ...s, nullable: true } : s))
     delete out.nullable
   }
-  if ('default' in out && out.type && jsonType(out.default) !== out.type && !(out.type === 'number' && typeof out.default === 'number'))
+  if (
+    'default' in out &&
+    out.type &&
+    jsonType(out.default) !== out.type &&
+    !(out.type === 'number' && typeof out.default === 'number')
+  )
     delete out.default
   return out
 }
@@ -212,7 +223,7 @@ export function finishDocument(raw: OpenApiDocument, options: FinishOptions = {}
   doc.info = {
     ...doc.info,
     contact: doc.info?.contact ?? { name: 'Tim Event Catalog' },
-    license: doc.info?.license ?? { name: 'Proprietary'},
+    license: doc.info?.license ?? { name: 'Proprietary' },
   }
   doc.servers = [
     { url: '/', description: 'Server yang menyajikan dokumen ini' },

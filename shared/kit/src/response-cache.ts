@@ -103,7 +103,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     if (match && entry.status === 200 && match.split(',').some((tag) => tag.trim() === entry.etag || tag.trim() === '*'))
       return new Response(null, { status: 304, headers })
     const type = { 'content-type': 'application/json; charset=utf-8' }
-    const encoding = entry.json.length >= COMPRESSION_MIN_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : undefined
+    const encoding =
+      entry.json.length >= COMPRESSION_MIN_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : undefined
     if (!encoding) return new Response(entry.json, { status: entry.status, headers: { ...headers, ...type } })
     let body = entry.encoded?.[encoding]
     if (!body) {

@@ -37,7 +37,10 @@ export const variantQuery = t.Object({
     }),
   ),
   format: t.Optional(
-    oneOf(VARIANT_FORMATS, { error: VARIANT_MESSAGES.format, description: 'Tanpa format: dipilih dari header Accept (avif, webp, lalu format asli)' }),
+    oneOf(VARIANT_FORMATS, {
+      error: VARIANT_MESSAGES.format,
+      description: 'Tanpa format: dipilih dari header Accept (avif, webp, lalu format asli)',
+    }),
   ),
   q: t.Optional(oneOf(VARIANT_QUALITIES, { error: VARIANT_MESSAGES.quality, description: 'Kualitas (bawaan 75)' })),
   preset: t.Optional(

@@ -41,7 +41,13 @@ export function variantSpec(
   const negotiated = !format
   if (!format) {
     const types = (accept ?? '').toLowerCase()
-    format = types.includes('image/avif') ? 'avif' : types.includes('image/webp') ? 'webp' : originalKey.endsWith('.png') ? 'png' : 'jpeg'
+    format = types.includes('image/avif')
+      ? 'avif'
+      : types.includes('image/webp')
+        ? 'webp'
+        : originalKey.endsWith('.png')
+          ? 'png'
+          : 'jpeg'
   }
   return { width, height, fit, format, quality: Number(query.q ?? 75), negotiated }
 }

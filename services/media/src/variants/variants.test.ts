@@ -18,11 +18,17 @@ beforeAll(async () => {
   // a 1200x800 photo-like JPEG and a 600x600 PNG with transparency
   photo = new Uint8Array(
     await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#3366cc' } })
-      .composite([{ input: Buffer.from('<svg width="1200" height="800"><circle cx="600" cy="400" r="300" fill="#ffcc00"/></svg>') }])
+      .composite([
+        { input: Buffer.from('<svg width="1200" height="800"><circle cx="600" cy="400" r="300" fill="#ffcc00"/></svg>') },
+      ])
       .jpeg()
       .toBuffer(),
   )
-  transparent = new Uint8Array(await sharp({ create: { width: 600, height: 600, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer())
+  transparent = new Uint8Array(
+    await sharp({ create: { width: 600, height: 600, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer(),
+  )
 }, SLOW)
 afterAll(async () => {
   await s3?.stop()
@@ -75,7 +81,10 @@ describe.each([
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 320, 213])
     expect(bytes.byteLength).toBeLessThan(photo.byteLength)
     const original = path.slice('/media/'.length)
-    const key = variantKeyOf(original, variantSpec({ w: '320', format: 'webp' }, new URLSearchParams('w=320&format=webp'), null, original))
+    const key = variantKeyOf(
+      original,
+      variantSpec({ w: '320', format: 'webp' }, new URLSearchParams('w=320&format=webp'), null, original),
+    )
     const stored = await media.deps.storage.stat(key)
     expect(stored?.size).toBe(bytes.byteLength)
     // served from the store afterwards (parameter order does not matter)
@@ -147,11 +156,15 @@ describe.each([
     expect((await get(media, '/media/uploads/2026/01/01a2021c-e0c3-7277-9428-eb1e8405828a.png?w=160')).status).toBe(404)
   })
 
-  test('many variants at once, each asked twice: all made under the concurrency limit', async () => {
-    const sizes = ['160', '320', '480', '640', '960', '1280']
-    const formats = ['webp', 'jpeg', 'avif']
-    const urls = sizes.flatMap((w) => formats.map((f) => `${path}?w=${w}&h=${w}&fit=cover&format=${f}&q=60`))
-    const answers = await Promise.all([...urls, ...urls].map((u) => get(media, u)))
-    expect(answers.map((r) => r.status)).toEqual(Array(urls.length * 2).fill(200))
-  }, SLOW)
+  test(
+    'many variants at once, each asked twice: all made under the concurrency limit',
+    async () => {
+      const sizes = ['160', '320', '480', '640', '960', '1280']
+      const formats = ['webp', 'jpeg', 'avif']
+      const urls = sizes.flatMap((w) => formats.map((f) => `${path}?w=${w}&h=${w}&fit=cover&format=${f}&q=60`))
+      const answers = await Promise.all([...urls, ...urls].map((u) => get(media, u)))
+      expect(answers.map((r) => r.status)).toEqual(Array(urls.length * 2).fill(200))
+    },
+    SLOW,
+  )
 })
