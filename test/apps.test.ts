@@ -300,8 +300,10 @@ for (const name of ['bun start', 'gateway']) {
       expect(uploaded.success).toBe(true)
       const path = new URL(uploaded.url).pathname
       expect(path).toMatch(/^\/media\/uploads\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.jpg$/)
-      const plain = await fetch(`${api}${path}`)
+      const plain = await fetch(`${api}${path}`, { headers: { origin: STRANGER } })
       expect(plain.status).toBe(200)
+      // from the bucket (gateway) or the media service (bun start): readable from any origin
+      expect(plain.headers.get('access-control-allow-origin')).toBe('*')
       expect(Buffer.from(await plain.arrayBuffer()).equals(photo)).toBe(true)
       for (let round = 0; round < 2; round++) {
         const variant = await fetch(`${api}${path}?w=320&format=webp`)
