@@ -43,6 +43,7 @@ const app = createBaseApp({
   logger,
   checks: { database: () => database.ping(), storage: () => media.storage.ping() },
   isDraining: () => lifecycle.draining,
+  corsOrigins: config.corsOrigins,
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))
   .use(catalogService(catalog))

@@ -15,6 +15,9 @@ const FLAGS = [
   '--disable-sync',
 ]
 
+/** For playwright-core's `chromium.launch({ args })`. */
+export const BROWSER_FLAGS = FLAGS
+
 export function chromiumPath(): string {
   const path = Bun.which('chromium') ?? Bun.which('chromium-browser')
   if (!path) throw new Error('chromium not found: apt-get install chromium (CI installs it)')

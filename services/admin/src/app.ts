@@ -5,6 +5,7 @@ import { adminService } from './index'
 export interface AdminAppDeps extends AdminDeps {
   logger: Logger
   lifecycle?: Lifecycle
+  corsOrigins?: readonly string[]
 }
 
 /** The admin service on its own: base (envelope, log, health) + docs + admin routes. */
@@ -14,6 +15,7 @@ export function createApp(deps: AdminAppDeps) {
     logger: deps.logger,
     checks: { database: () => deps.database.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
+    corsOrigins: deps.corsOrigins,
   })
     .use(docs('Event Catalog API: admin', 'Login admin dan moderasi event.'))
     .use(adminService(deps))

@@ -10,6 +10,8 @@ export interface AdminDeps {
   cookieSecure: boolean
   /** Failed logins per username or per client address within 15 minutes before 429 (LOGIN_MAX_FAILURES). */
   loginMaxFailures: number
+  /** Origins of admin front-ends allowed to call with the session cookie (CORS_ORIGINS). */
+  corsOrigins?: readonly string[]
 }
 
 export async function adminDepsFromConfig(
@@ -22,5 +24,6 @@ export async function adminDepsFromConfig(
     trustedProxies: config.trustedProxies,
     cookieSecure: config.cookieSecure,
     loginMaxFailures: config.loginMaxFailures,
+    corsOrigins: config.corsOrigins,
   }
 }

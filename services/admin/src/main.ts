@@ -16,7 +16,7 @@ await migrateDb(database)
 await bootstrapAdmin(database, config, logger)
 const lifecycle = createLifecycle()
 const deps = await adminDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) })
-const app = createApp({ ...deps, logger, lifecycle })
+const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins })
 serve(app, {
   port: config.port,
   service: 'admin',

@@ -5,6 +5,7 @@ import { catalogService } from './index'
 export interface CatalogAppDeps extends CatalogDeps {
   logger: Logger
   lifecycle?: Lifecycle
+  corsOrigins?: readonly string[]
 }
 
 /** The catalog service on its own: base (envelope, log, health) + docs + catalog routes. */
@@ -14,6 +15,7 @@ export function createApp(deps: CatalogAppDeps) {
     logger: deps.logger,
     checks: { database: () => deps.database.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
+    corsOrigins: deps.corsOrigins,
   })
     .use(docs('Event Catalog API: catalog', 'Event, kategori, kota, tag, statistik, dan pengaturan.'))
     .use(catalogService(deps))

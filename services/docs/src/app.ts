@@ -5,6 +5,7 @@ import { docsService } from './index'
 export interface DocsAppDeps extends DocsDeps {
   logger: Logger
   lifecycle?: Lifecycle
+  corsOrigins?: readonly string[]
 }
 
 export function createApp(deps: DocsAppDeps) {
@@ -13,5 +14,6 @@ export function createApp(deps: DocsAppDeps) {
     logger: deps.logger,
     checks: {},
     isDraining: () => deps.lifecycle?.draining ?? false,
+    corsOrigins: deps.corsOrigins,
   }).use(docsService(deps))
 }

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { DOCS_TAGS, errorEnvelopeSchema, ServiceUnavailableError, swaggerAssets, swaggerPage } from '@app/kit'
+import { DOCS_TAGS, errorEnvelopeSchema, finishDocument, ServiceUnavailableError, swaggerAssets, swaggerPage } from '@app/kit'
 import type { DocsDeps } from './deps'
 import { mergeDocuments, type OpenApiDocument } from './merge'
 
@@ -38,7 +38,8 @@ export const docsService = (deps: DocsDeps) => {
     )
     const parts = results.filter((r): r is OpenApiDocument => r !== null)
     if (!parts.length) throw new ServiceUnavailableError()
-    const document = mergeDocuments(BASE, parts)
+    // each part is finished already; finishing the whole adds the gateway's servers and checks ids stay unique
+    const document = finishDocument(mergeDocuments(BASE, parts)) as OpenApiDocument
     const missing = deps.upstreams.filter((_, i) => results[i] === null)
     if (missing.length) document['x-unavailable'] = missing
     // only a complete document is reused; a partial one is rebuilt on the next request

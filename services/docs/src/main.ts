@@ -6,7 +6,7 @@ import { docsDepsFromConfig } from './deps'
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'docs')
 const lifecycle = createLifecycle()
-const app = createApp({ ...(await docsDepsFromConfig(config)), logger, lifecycle })
+const app = createApp({ ...(await docsDepsFromConfig(config)), logger, lifecycle, corsOrigins: config.corsOrigins })
 serve(app, {
   port: config.port,
   service: 'docs',

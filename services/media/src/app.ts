@@ -5,6 +5,7 @@ import { mediaService } from './index'
 export interface MediaAppDeps extends MediaDeps {
   logger: Logger
   lifecycle?: Lifecycle
+  corsOrigins?: readonly string[]
 }
 
 /** The media service on its own: base (envelope, log, health) + docs + media routes. */
@@ -14,6 +15,7 @@ export function createApp(deps: MediaAppDeps) {
     logger: deps.logger,
     checks: { database: () => deps.database.ping(), storage: () => deps.storage.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
+    corsOrigins: deps.corsOrigins,
   })
     .use(docs('Event Catalog API: media', 'Unggah gambar dan cek berkas.'))
     .use(mediaService(deps))

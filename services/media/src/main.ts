@@ -17,7 +17,7 @@ const deps = await mediaDepsFromConfig(config, { database, rateLimiter: createRa
     process.exit(1)
   },
 )
-const app = createApp({ ...deps, logger, lifecycle })
+const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins })
 serve(app, {
   port: config.port,
   service: 'media',

@@ -5,6 +5,7 @@ import { newsService } from './index'
 export interface NewsAppDeps extends NewsDeps {
   logger: Logger
   lifecycle?: Lifecycle
+  corsOrigins?: readonly string[]
 }
 
 /** The news service on its own: base (envelope, log, health) + docs + news routes. */
@@ -14,6 +15,7 @@ export function createApp(deps: NewsAppDeps) {
     logger: deps.logger,
     checks: { database: () => deps.database.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
+    corsOrigins: deps.corsOrigins,
   })
     .use(docs('Event Catalog API: news', 'Berita: tips, liputan, dan ulasan.'))
     .use(newsService(deps))

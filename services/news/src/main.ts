@@ -10,7 +10,7 @@ const logger = createLogger(config.logLevel, 'news')
 const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite') })
 const lifecycle = createLifecycle()
 const deps = await newsDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) })
-const app = createApp({ ...deps, logger, lifecycle })
+const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins })
 serve(app, {
   port: config.port,
   service: 'news',

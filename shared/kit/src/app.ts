@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
 import { readJsonLimited } from './body-limit'
+import { compression } from './compression'
+import { cors } from './cors'
 import { errorEnvelope, HttpError, MESSAGES } from './errors'
 import { health, type ReadinessCheck } from './health'
 import { checkBody, checkUrl, installStrictNumberFormats } from './input-guard'
@@ -12,6 +14,8 @@ export interface BaseAppOptions {
   isDraining?: () => boolean
   /** JSON bodies above this get 413; the API's JSON inputs are all small. */
   jsonLimitBytes?: number
+  /** Origins allowed to write and to use the admin API from a browser (CORS_ORIGINS). */
+  corsOrigins?: readonly string[]
 }
 
 /** Headers every answer carries: no MIME sniffing, no framing, no full URLs in Referer. */
@@ -27,8 +31,8 @@ export const MAX_DECLARED_BODY_BYTES = 25 * 1024 * 1024
 
 /**
  * What every service app starts from: request id + log line, the error envelope, the input guard
- * (URL, numbers and bodies checked before any route: input-guard.ts), size-capped JSON parsing,
- * `/health` and `/ready`.
+ * (URL, numbers and bodies checked before any route: input-guard.ts), CORS, compression,
+ * size-capped JSON parsing, `/health` and `/ready`.
  */
 export function createBaseApp(options: BaseAppOptions) {
   const jsonLimit = options.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES
@@ -37,6 +41,8 @@ export function createBaseApp(options: BaseAppOptions) {
     new Elysia({ name: `base.${options.service}` })
       .use(requestLog(options.logger))
       .use(errorEnvelope(options.logger))
+      .use(cors(options.corsOrigins))
+      .use(compression())
       .onRequest(({ request, set }) => {
         // on every answer, errors included, with or without the gateway (which sets the same)
         Object.assign(set.headers, SECURITY_HEADERS)

@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path'
 import { Elysia } from 'elysia'
-import { openapi } from '@elysiajs/openapi'
+import { toOpenAPISchema } from '@elysiajs/openapi'
 import { envelope } from './errors'
+import { finishDocument, type FinishOptions, type OpenApiDocument } from './openapi-clean'
 
 const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'))
 // served by the app itself so the page works with no internet access
@@ -51,7 +52,7 @@ export function swaggerPage(title: string, specUrl: string): Response {
 <body>
   <div id="swagger-ui"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script>window.onload = () => { window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui' }) }</script>
+  <script>window.onload = () => { window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui', persistAuthorization: true, tryItOutEnabled: true, displayOperationId: true, withCredentials: true }) }</script>
 </body>
 </html>`
   return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } })
@@ -69,27 +70,65 @@ export const DOCS_TAGS = [
   { name: 'Sistem' },
 ]
 
+interface RouteInfo {
+  method: string
+  path: string
+  hooks?: { body?: unknown; parse?: unknown }
+}
+
 /**
- * `GET /docs` (Swagger UI) and `GET /api/openapi.json` generated from the routes of the app it
- * is used in, with TypeBox schemas as request/response schemas.
+ * A route with its own `parse` hook (the size-capped JSON readers) comes out of the generator
+ * with an empty request body: its `body` schema is put back as application/json, the only
+ * body type those routes accept.
  */
-export const docs = (title: string, description: string) =>
-  new Elysia({ name: 'kit.docs', seed: title }).use(swaggerAssets()).use(
-    openapi({
-      path: '/docs',
-      specPath: '/api/openapi.json',
-      provider: 'swagger-ui',
-      swagger: {
-        cdn: '/docs/assets/swagger-ui-bundle.js',
-        theme: '/docs/assets/swagger-ui.css',
-        autoDarkMode: false,
-      },
+function restoreJsonBodies(paths: Record<string, Record<string, any>>, routes: RouteInfo[]) {
+  for (const route of routes) {
+    if (!route.hooks?.body) continue
+    const path = route.path.replace(/:(\w+)/g, '{$1}')
+    const operation = paths[path]?.[route.method.toLowerCase()]
+    if (!operation?.requestBody || Object.keys(operation.requestBody.content ?? {}).length) continue
+    const schema = JSON.parse(JSON.stringify(route.hooks.body))
+    operation.requestBody.content = { 'application/json': { schema } }
+    operation.requestBody.description ??= schema.description
+  }
+}
+
+/**
+ * `GET /docs` (Swagger UI, offline) and `GET /api/openapi.json` generated from the routes of the
+ * app it is used in (TypeBox schemas as request/response schemas), finished by finishDocument
+ * so linters and client generators accept it.
+ */
+export const docs = (title: string, description: string, options: FinishOptions = {}) => {
+  const self = new Elysia({ name: 'kit.docs', seed: title })
+  let cached: { routes: number; document: OpenApiDocument } | undefined
+  const build = (): OpenApiDocument => {
+    // the root app's routes (Elysia rebinds this when the plugin is used)
+    const routes = (self as unknown as { getGlobalRoutes(): unknown[] }).getGlobalRoutes().length
+    if (cached?.routes === routes) return cached.document
+    const generated = toOpenAPISchema(
+      self,
       // staticFile: false, else every path with a dot (GET /api/events.ics) is left out
-      exclude: { paths: ['/docs/assets/:file'], staticFile: false },
-      documentation: {
+      { paths: ['/docs/assets/:file'], staticFile: false },
+      undefined,
+      undefined,
+      '3.0.3',
+    )
+    restoreJsonBodies(generated.paths as any, (self as unknown as { getGlobalRoutes(): RouteInfo[] }).getGlobalRoutes())
+    const document = finishDocument(
+      {
+        openapi: '3.0.3',
         info: { title, description, version: '1.0.0' },
-        components: { schemas: { ErrorEnvelope: errorEnvelopeSchema as any } },
         tags: DOCS_TAGS,
+        paths: generated.paths,
+        components: { schemas: { ...generated.components?.schemas, ErrorEnvelope: errorEnvelopeSchema } },
       },
-    }),
-  )
+      options,
+    )
+    cached = { routes, document }
+    return document
+  }
+  return self
+    .use(swaggerAssets())
+    .get('/api/openapi.json', () => build(), { detail: { hide: true } })
+    .get('/docs', () => swaggerPage(title, '/api/openapi.json'), { detail: { hide: true } })
+}

@@ -1,3 +1,4 @@
+import { parseCorsOrigins } from './cors'
 /** Invalid configuration: the process prints this one line and stops. */
 export class ConfigError extends Error {}
 
@@ -19,6 +20,8 @@ export interface Config {
   logLevel: 'info' | 'warn' | 'error' | 'silent'
   /** On SIGTERM, how long /ready answers 503 before the listener closes (for the gateway to notice). */
   shutdownDelayMs: number
+  /** Browser origins allowed to submit, upload and use the admin API (public reads: any origin). */
+  corsOrigins: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -87,7 +90,14 @@ export function readConfig(env: Env = process.env): Config {
     .filter(Boolean)
   for (const p of trustedProxies)
     if (p !== '*' && !/^[0-9a-fA-F:.]+$/.test(p)) throw new ConfigError(`TRUSTED_PROXIES entry "${p}" is not an IP address or *`)
+  let corsOrigins: string[]
+  try {
+    corsOrigins = parseCorsOrigins(env.CORS_ORIGINS)
+  } catch (error) {
+    throw new ConfigError((error as Error).message)
+  }
   return {
+    corsOrigins,
     port,
     dataDir: env.DATA_DIR || './data',
     databaseUrl,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
+import { compress, COMPRESSION_MIN_BYTES, negotiateEncoding, type Encoding } from './compression'
 
 /**
  * The current version of the public data (bumped by database triggers on every write).
@@ -60,7 +61,10 @@ interface Entry {
   etag: string
   expiresAt: number
   deps: string[] | null
+  /** what it costs the byte budget: the body, its compressed forms, key and bookkeeping */
   bytes: number
+  /** Compressed forms, made on first request for each encoding (counted in `bytes`). */
+  encoded?: Partial<Record<Encoding, Uint8Array>>
 }
 
 export interface ResponseCacheOptions {
@@ -166,16 +170,25 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     }
   }
 
-  function toResponse(request: Request, entry: Entry, cacheControl: string, hit: boolean): Response {
+  function toResponse(request: Request, key: string, entry: Entry, cacheControl: string, hit: boolean): Response {
     // x-cache: whether this process answered from memory (benchmarks count hit rates with it)
     const headers = { etag: entry.etag, 'cache-control': cacheControl, vary: 'Accept-Encoding', 'x-cache': hit ? 'hit' : 'miss' }
     const match = request.headers.get('if-none-match')
     if (match && entry.status === 200 && match.split(',').some((tag) => tag.trim() === entry.etag || tag.trim() === '*'))
       return new Response(null, { status: 304, headers })
-    return new Response(entry.body, {
-      status: entry.status,
-      headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
-    })
+    const type = { 'content-type': 'application/json; charset=utf-8' }
+    const encoding =
+      entry.body.byteLength >= COMPRESSION_MIN_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : undefined
+    if (!encoding) return new Response(entry.body, { status: entry.status, headers: { ...headers, ...type } })
+    let body = entry.encoded?.[encoding]
+    if (!body) {
+      body = compress(encoding, entry.body)
+      ;(entry.encoded ??= {})[encoding] = body
+      entry.bytes += body.byteLength
+      // only an entry still in the cache counts (a slow request's answer was never stored)
+      if (entries.get(key) === entry) bytes += body.byteLength
+    }
+    return new Response(body, { status: entry.status, headers: { ...headers, ...type, 'content-encoding': encoding } })
   }
 
   return {
@@ -218,7 +231,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         // without storing
         if (version === current) store(key, entry)
       }
-      return toResponse(request, entry, cacheControl, hit)
+      return toResponse(request, key, entry, cacheControl, hit)
     },
   }
 }

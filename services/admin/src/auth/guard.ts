@@ -46,7 +46,10 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  */
 export const adminGuard = (deps: AdminDeps) => {
   const sessions = new WeakMap<Request, AdminSession>()
+  const trustedOrigins = new Set(deps.corsOrigins ?? [])
   const refuseCrossSite = (request: Request, server: Parameters<typeof peerIsTrusted>[1]) => {
+    // an origin named in CORS_ORIGINS is the admin's own front-end on another origin
+    if (trustedOrigins.has(request.headers.get('origin') ?? '')) return
     if (isCrossSite(request, peerIsTrusted(request, server, deps.trustedProxies))) throw new HttpError(403, MESSAGES.crossSite)
   }
   return new Elysia().macro({

@@ -1,7 +1,7 @@
 import { access, constants, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import type { Logger } from '@app/kit'
-import { contentTypeOfKey, isValidKey } from './keys'
+import { contentTypeOfKey, isStoredKey } from './keys'
 import { stagingDirectory } from './staging'
 import { StorageUnavailableError, type Storage } from './types'
 
@@ -17,7 +17,7 @@ export function createDiskStorage(directory: string, logger?: Logger): Storage {
   const root = resolve(directory)
 
   function pathOf(key: string): string {
-    if (!isValidKey(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`)
+    if (!isStoredKey(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`)
     const path = resolve(join(root, key))
     // belt and braces: a valid key has no dots or escapes, so this always holds
     if (!path.startsWith(root + sep)) throw new Error(`storage key escapes the root: ${JSON.stringify(key)}`)
@@ -30,7 +30,7 @@ export function createDiskStorage(directory: string, logger?: Logger): Storage {
   }
 
   async function statKey(key: string) {
-    if (!isValidKey(key)) return null
+    if (!isStoredKey(key)) return null
     try {
       const info = await stat(pathOf(key))
       if (!info.isFile()) return null

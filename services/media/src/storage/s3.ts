@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { Client } from 'minio'
 import { ConfigError, type Config, type Logger } from '@app/kit'
-import { isValidKey } from './keys'
+import { isStoredKey } from './keys'
 import { stagingDirectory } from './staging'
 import { IMMUTABLE_CACHE_CONTROL, StorageUnavailableError, withTimeout, type Storage } from './types'
 
@@ -163,7 +163,7 @@ export function createS3Storage(
     ensureBucket,
 
     async put(key, source, meta) {
-      if (!isValidKey(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`)
+      if (!isStoredKey(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`)
       await ensureBucket()
       const headers = { 'Content-Type': meta.contentType, 'Cache-Control': IMMUTABLE_CACHE_CONTROL }
       try {
@@ -185,7 +185,7 @@ export function createS3Storage(
     stagingDirectory: stagingDirectory(options.stagingDirectory ?? join(tmpdir(), 'event-catalog-media-staging')),
 
     async stat(key) {
-      if (!isValidKey(key)) return null
+      if (!isStoredKey(key)) return null
       await ensureBucket()
       try {
         const info = await withTimeout(client.statObject(bucket, key), timeouts.callMs, 'stat object')
@@ -197,7 +197,7 @@ export function createS3Storage(
     },
 
     async get(key) {
-      if (!isValidKey(key)) return null
+      if (!isStoredKey(key)) return null
       await ensureBucket()
       let response: Readable
       try {
