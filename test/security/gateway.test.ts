@@ -59,6 +59,8 @@ const templateRegex = (template: string) =>
   new RegExp(
     `^${template
       .replace(/[.+?^$()|[\]\\]/g, '\\$&')
+      // {path}: the rest of a stored file's key (slashes included), as the media route documents it
+      .replace(/\{path\}$/, '.+')
       .replace(/\{[^}]+\}/g, '[^/]+')
       .replace(/\*/g, '.+')}$`,
   )
