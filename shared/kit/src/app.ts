@@ -3,6 +3,7 @@ import { readJsonLimited } from './body-limit'
 import { errorEnvelope, HttpError, MESSAGES } from './errors'
 import { health, type ReadinessCheck } from './health'
 import { checkBody, checkUrl, installStrictNumberFormats } from './input-guard'
+import { createMetrics, metricsPlugin, type ServiceMetrics } from './metrics'
 import { requestLog, type Logger } from './request-log'
 
 export interface BaseAppOptions {
@@ -12,6 +13,8 @@ export interface BaseAppOptions {
   isDraining?: () => boolean
   /** JSON bodies above this get 413; the API's JSON inputs are all small. */
   jsonLimitBytes?: number
+  /** Prometheus metrics served on `/metrics`; a fresh registry when not given. */
+  metrics?: ServiceMetrics
 }
 
 /** Headers every answer carries: no MIME sniffing, no framing, no full URLs in Referer. */
@@ -36,6 +39,7 @@ export function createBaseApp(options: BaseAppOptions) {
   return (
     new Elysia({ name: `base.${options.service}` })
       .use(requestLog(options.logger))
+      .use(metricsPlugin(options.metrics ?? createMetrics(options.service)))
       .use(errorEnvelope(options.logger))
       .onRequest(({ request, set }) => {
         // on every answer, errors included, with or without the gateway (which sets the same)
