@@ -108,3 +108,33 @@ describe('overlays', () => {
     expect(minio.spec.template.spec.containers[0].args.join(' ')).toContain('{0...3}')
   })
 })
+
+describe('deploy/observability', () => {
+  const dashboard = JSON.parse(readFileSync(join(repoRoot, 'deploy/observability/grafana-dashboard.json'), 'utf8'))
+  const rulesFile = join(repoRoot, 'deploy/observability/alerts.yaml')
+  const exprs = [
+    ...dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr as string)),
+    ...(Bun.YAML.parse(readFileSync(rulesFile, 'utf8')) as any).groups.flatMap((g: any) => g.rules.map((r: any) => r.expr as string)),
+  ]
+  // names served by shared/kit/src/metrics.ts (prom-client), or by kube-state-metrics / postgres_exporter
+  const ours = /^(http_requests_total|http_request_duration_seconds_bucket|upload_bytes_total|process_resident_memory_bytes|nodejs_eventloop_lag_p99_seconds)$/
+  const external = /^(kube_|pg_)/
+
+  test('the dashboard is Grafana JSON whose panels all query a known metric', () => {
+    expect(dashboard.uid).toBe('event-catalog')
+    expect(dashboard.panels.length).toBeGreaterThan(5)
+    for (const expr of exprs) {
+      const names = [...expr.matchAll(/\b([a-z_]+)\{/g), ...expr.matchAll(/\(\s*([a-z_]+)\s*\)/g)].map((m) => m[1]!)
+      expect(names.length).toBeGreaterThan(0)
+      for (const name of names) expect(ours.test(name) || external.test(name)).toBe(true)
+    }
+  })
+
+  test('promtool accepts the alert rules (error rate, p99, readiness, replica lag)', () => {
+    const result = Bun.spawnSync(['promtool', 'check', 'rules', rulesFile])
+    expect(result.stdout.toString() + result.stderr.toString()).toContain('SUCCESS: 6 rules found')
+    const alerts = (Bun.YAML.parse(readFileSync(rulesFile, 'utf8')) as any).groups[0].rules.map((r: any) => r.alert)
+    for (const name of ['EventCatalogHighErrorRate', 'EventCatalogSlowP99', 'EventCatalogNotReady', 'EventCatalogReplicaLagging'])
+      expect(alerts).toContain(name)
+  })
+})
