@@ -125,9 +125,9 @@ describe('deploy/observability', () => {
     expect(dashboard.panels.length).toBeGreaterThan(5)
     for (const raw of exprs) {
       const expr = raw.replace(/\b(by|without) \([^)]*\)/g, '')
-      const names = [...expr.matchAll(/\b([a-z_]+)\{/g), ...expr.matchAll(/\(\s*([a-z_]+)\s*\)/g)].map((m) => m[1]!)
-      expect(names.length).toBeGreaterThan(0)
-      for (const name of names) expect(ours.test(name) || external.test(name)).toBe(true)
+      const names = [...expr.matchAll(/\b([a-z0-9_]+)\{/g), ...expr.matchAll(/\(\s*([a-z0-9_]+)\s*\)/g)].map((m) => m[1]!)
+      expect(`${names.length > 0} ${expr}`).toStartWith("true")
+      for (const name of names) expect(`${name}: ${ours.test(name) || external.test(name)}`).toBe(`${name}: true`)
     }
   })
 
