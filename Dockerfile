@@ -1,4 +1,7 @@
-# One image for every service; the command picks the service (see compose.yaml).
+# One multi-target file: a shared runtime stage and one small target per service
+# (docker build --target media .), plus `migrate`. Runs as the image's unprivileged user `bun`
+# with a read-only root filesystem: the only writable paths are /tmp and DATA_DIR (/app/data),
+# mounted as volumes/tmpfs (compose.yaml, deploy/k8s). Only production dependencies are installed.
 FROM oven/bun:1-slim AS deps
 WORKDIR /app
 COPY package.json bun.lock bunfig.toml ./
@@ -11,7 +14,7 @@ COPY services/admin/package.json services/admin/
 COPY services/docs/package.json services/docs/
 RUN bun install --frozen-lockfile --production
 
-FROM oven/bun:1-slim
+FROM oven/bun:1-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
@@ -23,8 +26,29 @@ COPY services ./services
 # the image's unprivileged user; services only need to read the code
 RUN mkdir -p /app/data && chown bun:bun /app/data
 ENV DATA_DIR=/app/data
+VOLUME ["/tmp", "/app/data"]
 USER bun
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["bun", "-e", "fetch('http://127.0.0.1:3000/ready').then(r => process.exit(r.ok ? 0 : 1)).catch(() => process.exit(1))"]
+CMD ["bun", "run", "services/catalog/src/main.ts"]
+
+FROM runtime AS migrate
+HEALTHCHECK NONE
+CMD ["bun", "run", "shared/db/src/cli/migrate.ts"]
+
+FROM runtime AS news
+CMD ["bun", "run", "services/news/src/main.ts"]
+
+FROM runtime AS media
+CMD ["bun", "run", "services/media/src/main.ts"]
+
+FROM runtime AS admin
+CMD ["bun", "run", "services/admin/src/main.ts"]
+
+FROM runtime AS docs
+CMD ["bun", "run", "services/docs/src/main.ts"]
+
+# last, so a plain `docker build .` gives the catalog
+FROM runtime AS catalog
 CMD ["bun", "run", "services/catalog/src/main.ts"]

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { validate as lintDockerfile } from 'dockerfile-utils'
 import { repoRoot } from './helpers'
 
 const secrets = { POSTGRES_PASSWORD: 'pw-for-validation', MINIO_ROOT_USER: 'minio-user', MINIO_ROOT_PASSWORD: 'minio-password' }
@@ -56,10 +57,12 @@ describe('compose.yaml', () => {
       expect(compose.services[name].depends_on.migrate.condition).toBe('service_completed_successfully')
   })
 
-  test('services: one image, health checks, restart policies; media can be scaled', () => {
+  test('services: one build target each, read-only root, health checks, restart policies; media can be scaled', () => {
     for (const name of appServices) {
       const s = compose.services[name]
-      expect(s.build).toBe('.')
+      expect(s.build).toEqual({ context: '.', target: name })
+      expect(s.read_only).toBe(true)
+      expect(s.tmpfs).toContain('/tmp')
       expect(s.healthcheck.test.join(' ')).toContain('/ready')
       expect(s.restart).toBe('unless-stopped')
       expect(s.command.join(' ')).toContain(`services/${name}/src/main.ts`)
@@ -74,6 +77,29 @@ describe('compose.yaml', () => {
     const text = JSON.stringify(compose)
     for (const name of ['POSTGRES_PASSWORD', 'MINIO_ROOT_PASSWORD', 'MINIO_ROOT_USER'])
       for (const match of text.matchAll(new RegExp(`\\$\\{${name}([^}]*)\\}`, 'g'))) expect(match[1]).toStartWith(':?')
+  })
+
+  test('the Dockerfile passes the linter (dockerfile-utils) and the hadolint rules that apply to it', async () => {
+    const dockerfile = await Bun.file(join(repoRoot, 'Dockerfile')).text()
+    expect(lintDockerfile(dockerfile)).toEqual([])
+    // the linter itself does reject a broken file
+    expect(lintDockerfile('FROM oven/bun:1-slim\nHEALTHCHECK --bogus=1 CMD true\n').length).toBeGreaterThan(0)
+    const instructions = dockerfile.replace(/\\\n/g, ' ').split('\n').filter((l) => /^[A-Z]/.test(l))
+    // DL3007: no :latest base image; DL3006: every FROM names a tag or an earlier stage
+    const stages = new Set<string>()
+    for (const from of instructions.filter((l) => l.startsWith('FROM '))) {
+      const [, image, , stage] = from.split(/\s+/)
+      expect(image!.endsWith(':latest')).toBe(false)
+      expect(image!.includes(':') || stages.has(image!)).toBe(true)
+      if (stage) stages.add(stage)
+    }
+    // DL3025: CMD/ENTRYPOINT in JSON form (signals reach bun, which drains on SIGTERM)
+    for (const cmd of instructions.filter((l) => /^(CMD|ENTRYPOINT) /.test(l))) expect(cmd).toMatch(/^(CMD|ENTRYPOINT) \[/)
+    // DL3002: the last USER is not root; a HEALTHCHECK exists; production dependencies only
+    expect(instructions.some((l) => l.startsWith('HEALTHCHECK --'))).toBe(true)
+    expect(dockerfile).toContain('bun install --frozen-lockfile --production')
+    // one target per service, each starting that service
+    for (const name of appServices) expect(dockerfile).toMatch(new RegExp(`^FROM runtime AS ${name}\\nCMD \\["bun", "run", "services/${name}/src/main.ts"\\]`, 'm'))
   })
 
   test('the Dockerfile builds on the official Bun image and runs as a non-root user', async () => {

@@ -5,6 +5,7 @@ import { cors } from './cors'
 import { errorEnvelope, HttpError, MESSAGES } from './errors'
 import { health, type ReadinessCheck } from './health'
 import { checkBody, checkUrl, installStrictNumberFormats } from './input-guard'
+import { createMetrics, metricsPlugin, type ServiceMetrics } from './metrics'
 import { requestLog, type Logger } from './request-log'
 
 export interface BaseAppOptions {
@@ -16,6 +17,8 @@ export interface BaseAppOptions {
   jsonLimitBytes?: number
   /** Origins allowed to write and to use the admin API from a browser (CORS_ORIGINS). */
   corsOrigins?: readonly string[]
+  /** Prometheus metrics served on `/metrics`; a fresh registry when not given. */
+  metrics?: ServiceMetrics
 }
 
 /** Headers every answer carries: no MIME sniffing, no framing, no full URLs in Referer. */
@@ -40,6 +43,7 @@ export function createBaseApp(options: BaseAppOptions) {
   return (
     new Elysia({ name: `base.${options.service}` })
       .use(requestLog(options.logger))
+      .use(metricsPlugin(options.metrics ?? createMetrics(options.service)))
       .use(errorEnvelope(options.logger))
       .use(cors(options.corsOrigins))
       .use(compression())

@@ -42,9 +42,11 @@ export const requestLog = (logger: Logger) =>
       started.set(request, { id, at: performance.now() })
       set.headers['x-request-id'] = id
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, set, ...rest }) => {
       const info = started.get(request)
-      const status = typeof set.status === 'number' ? set.status : 200
+      // error envelopes are Responses of their own: their status is not in `set`
+      const answer = (rest as { responseValue?: unknown }).responseValue
+      const status = answer instanceof Response ? answer.status : typeof set.status === 'number' ? set.status : 200
       logger.info('request', {
         method: request.method,
         path: new URL(request.url).pathname,
