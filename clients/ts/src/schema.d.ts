@@ -8127,10 +8127,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "moved_to": "contoh",
+                     *       "slug": "contoh"
+                     *     }
+                     */
                     "application/json": {
                         moved_to: string;
                         slug: string;
-                        /** @constant */
+                        /** @enum {boolean} */
                         success: true;
                     };
                 };
@@ -8575,10 +8582,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "moved_to": "contoh",
+                     *       "slug": "contoh"
+                     *     }
+                     */
                     "application/json": {
                         moved_to: string;
                         slug: string;
-                        /** @constant */
+                        /** @enum {boolean} */
                         success: true;
                     };
                 };

@@ -82,6 +82,13 @@ export function cleanSchema(schema: Json): Json {
     delete out.type
     out.nullable = true
   }
+  // OpenAPI 3.0 has no `patternProperties` (TypeBox's t.Record): any key, values of that schema
+  if (out.patternProperties && typeof out.patternProperties === 'object') {
+    const schemas = Object.values<Json>(out.patternProperties)
+    if (out.additionalProperties === undefined || out.additionalProperties === false)
+      out.additionalProperties = schemas.length === 1 ? schemas[0] : true
+    delete out.patternProperties
+  }
   // OpenAPI 3.0 has no `const`
   if ('const' in out) {
     out.enum = [out.const]
@@ -308,7 +315,8 @@ function finishOperation(operation: Json, method: string, path: string, wildcard
   for (const status of errors) responses[status] = errorResponse(status, responses[status])
   for (const [status, response] of Object.entries<Json>(responses)) {
     response.description ??= status.startsWith('2') ? 'Berhasil' : 'Kesalahan'
-    if (!status.startsWith('2')) continue
+    // success and redirect answers keep their own schema (errors got the envelope above)
+    if (!/^[23]/.test(status)) continue
     for (const [type, media] of Object.entries<Json>(response.content ?? {})) {
       media.schema = cleanSchema(media.schema)
       if (media.example === undefined && media.examples === undefined && type.includes('json') && media.schema)
