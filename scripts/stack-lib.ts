@@ -96,6 +96,28 @@ function uidOf(user: string): number {
 
 // ------------------------------------------------------------------ processes
 
+/** Set per process by the stack (listen port, docs upstreams), never taken from the user. */
+const STACK_CHOSEN = new Set(['PORT', 'DOCS_UPSTREAMS'])
+
+/**
+ * A service's environment: the stack's defaults, overridden by the user's own variables, overridden
+ * by what the stack must choose itself (`forced`: database URL, data dir, S3 settings it was given).
+ * Caddy on loopback is always a trusted proxy, whatever else the user trusts.
+ */
+export function serviceEnv(
+  user: Record<string, string | undefined>,
+  forced: Record<string, string>,
+  defaults: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = { ...defaults }
+  for (const [key, value] of Object.entries(user)) if (value !== undefined && !STACK_CHOSEN.has(key)) env[key] = value
+  Object.assign(env, forced)
+  const trusted = (user.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (!trusted.includes('*')) for (const loopback of ['127.0.0.1', '::1']) if (!trusted.includes(loopback)) trusted.push(loopback)
+  env.TRUSTED_PROXIES = trusted.join(',')
+  return env
+}
+
 export interface ServiceProcess {
   name: string
   port: number
@@ -116,7 +138,12 @@ export interface StackOptions {
   adminPassword?: string
   logLevel?: string
   workDir?: string
-  /** Extra environment for every service. */
+  /**
+   * The user's environment (`bun run stack` passes process.env): every variable reaches every
+   * service, except where the stack must choose (ports, data dir, database URL, upstreams).
+   */
+  userEnv?: Record<string, string | undefined>
+  /** Extra environment for every service (wins over everything). */
   env?: Record<string, string>
   log?: (line: string) => void
 }
@@ -173,18 +200,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       docs: freePort(),
       media: Array.from({ length: mediaReplicas }, () => freePort()),
     }
-    const baseEnv: Record<string, string> = {
+    const baseEnv = serviceEnv(options.userEnv ?? {}, {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? workDir,
       DATABASE_URL: databaseUrl,
       DATA_DIR: join(workDir, 'data'),
-      PUBLIC_MEDIA_URL: `http://localhost:${gatewayPort}/media/`,
-      // only Caddy on loopback talks to the services
-      TRUSTED_PROXIES: '127.0.0.1,::1',
-      LOG_LEVEL: options.logLevel ?? 'warn',
-      // longer than Caddy's 2 s active health check: it stops routing here before the listener closes
-      SHUTDOWN_DELAY_MS: '2500',
-      SEED_DEMO: String(options.seedDemo ?? true),
       ...(options.adminUsername ? { ADMIN_USERNAME: options.adminUsername, ADMIN_PASSWORD: options.adminPassword ?? '' } : {}),
       ...(options.s3
         ? {
@@ -194,8 +214,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             S3_BUCKET: options.s3.bucket,
           }
         : {}),
-      ...options.env,
-    }
+    }, {
+      PUBLIC_MEDIA_URL: `http://localhost:${gatewayPort}/media/`,
+      LOG_LEVEL: options.logLevel ?? 'warn',
+      // longer than Caddy's 2 s active health check: it stops routing here before the listener closes
+      SHUTDOWN_DELAY_MS: '2500',
+      SEED_DEMO: String(options.seedDemo ?? true),
+    })
+    Object.assign(baseEnv, options.env)
 
     // migrations (and the demo data) once, before any service starts
     const migrate = Bun.spawn(['bun', 'run', 'shared/db/src/cli/' + (options.seedDemo === false ? 'migrate.ts' : 'seed.ts')], {
