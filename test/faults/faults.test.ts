@@ -95,7 +95,7 @@ let probeCounter = 0
 const freshRead = () => `/api/events?page=${500_000 + ++probeCounter}`
 
 /** Traffic runs while `fault` runs (and a moment before and after); returns every outcome. */
-async function underTraffic(kinds: Kind[], fault: () => Promise<void>, concurrency = 4, keepAlive = true) {
+async function underTraffic(kinds: Kind[], fault: () => Promise<void>, concurrency = 4, keepAlive = true, retryConnectionErrors = false) {
   const runId = `r${process.pid}x${++runCounter}`
   let faultDone = false
   const traffic = runTraffic({
@@ -111,6 +111,7 @@ async function underTraffic(kinds: Kind[], fault: () => Promise<void>, concurren
     adminCookie,
     runId,
     keepAlive,
+    retryConnectionErrors,
   })
   try {
     await Bun.sleep(700)
@@ -306,8 +307,8 @@ describe('faults under traffic', () => {
         await stack.reloadGateway()
         await Bun.sleep(700)
       }
-    }, 4, false)
-    console.log('caddy reloads:', summary(outcomes))
+    }, 4, false, true)
+    console.log('caddy reloads:', summary(outcomes), `${outcomes.filter((o) => o.retried).length} retried after a connection error`)
     expectNoHang(outcomes)
     expect(outcomes.filter((o) => o.status !== 200 && o.status !== 201)).toEqual([])
     await expectIntegrity(runId, outcomes)

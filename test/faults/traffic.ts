@@ -10,6 +10,7 @@ export interface Outcome {
   startedAt: number // performance.now()
   ms: number
   envelope: boolean // a non-2xx answer had the {success:false,error} envelope
+  retried?: boolean
   title?: string // submissions: the unique title sent
 }
 
@@ -34,6 +35,12 @@ export interface TrafficOptions {
    * browser retries and which says nothing about the gateway.
    */
   keepAlive?: boolean
+  /**
+   * Retry once a request whose connection failed before any answer (what browsers do for a
+   * reused connection the server closed). A submission retried after it was in fact stored
+   * would show up as a duplicate in the integrity check.
+   */
+  retryConnectionErrors?: boolean
   /** Session cookie for the `admin` kind (the moderation list, a fresh page each time). */
   adminCookie?: string
   /** Unique per run: submissions are found again by title. */
@@ -106,12 +113,22 @@ export async function runTraffic(o: TrafficOptions): Promise<Outcome[]> {
       const startedAt = performance.now()
       let status = 0
       let envelope = false
-      try {
-        const res = await fetch(`${o.gateway}${path}`, {
-          ...init,
+      let retried = false
+      const send = () =>
+        fetch(`${o.gateway}${path}`, {
+          ...(kind === 'upload' ? request(kind, n, o).init : init),
           signal: AbortSignal.timeout(timeout),
           ...(o.keepAlive === false ? { keepalive: false } : {}),
         })
+      try {
+        let res: Response
+        try {
+          res = await send()
+        } catch (error) {
+          if (!o.retryConnectionErrors || (error as Error).name === 'TimeoutError') throw error
+          retried = true
+          res = await send()
+        }
         status = res.status
         const text = await res.text()
         if (status >= 300) {
@@ -121,7 +138,7 @@ export async function runTraffic(o: TrafficOptions): Promise<Outcome[]> {
       } catch {
         // status 0 (or a non-JSON body: envelope stays false)
       }
-      outcomes.push({ kind, status, startedAt, ms: performance.now() - startedAt, envelope, title })
+      outcomes.push({ kind, status, startedAt, ms: performance.now() - startedAt, envelope, title, retried })
       if (o.pauseMs) await Bun.sleep(o.pauseMs)
     }
   }

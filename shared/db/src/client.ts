@@ -42,9 +42,9 @@ export interface CreateDbOptions {
 }
 
 /** Server-side limit per statement (a slow query). */
-export const STATEMENT_TIMEOUT_MS = 4000
+export const STATEMENT_TIMEOUT_MS = 3500
 /** Client-side limit per query (a hung server): just above the statement timeout. */
-export const QUERY_DEADLINE_MS = 4500
+export const QUERY_DEADLINE_MS = 4000
 
 /**
  * PostgreSQL through postgres.js when `url` is set, PGlite (Postgres in WASM) otherwise.
@@ -63,7 +63,8 @@ function createPostgres(url: string, options: CreateDbOptions): Database {
     onnotice: () => {},
     connection: { statement_timeout: options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS, application_name: 'event-catalog' },
   })
-  const deadlineMs = options.queryDeadlineMs ?? QUERY_DEADLINE_MS
+  // never below the server's own statement limit: a slow query is the server's to cancel
+  const deadlineMs = options.queryDeadlineMs ?? Math.max(QUERY_DEADLINE_MS, (options.statementTimeoutMs ?? 0) + 500)
   // drizzle sends every query through `unsafe` (and transactions through `begin`/`savepoint`)
   const db = drizzlePostgres(withDeadline(client, deadlineMs) as typeof client, { schema }) as unknown as Db
   return {
