@@ -3,7 +3,7 @@
 // replicas of catalog, news, admin and media behind real Caddy. Each fault is followed by an
 // integrity check of the database: every 201 submission exactly once, each with both tag links.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -162,7 +162,17 @@ function freezePostgres(): number[] {
   const postmaster = Number(readFileSync(join(stack.workDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0])
   process.kill(postmaster, 'SIGSTOP')
   const frozen = [postmaster]
-  const children = Bun.spawnSync(['pgrep', '-P', String(postmaster)]).stdout.toString().trim().split('\n').filter(Boolean).map(Number)
+  // its children, from /proc (no procps needed): field 4 of /proc/<pid>/stat is the parent
+  const children = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]) === postmaster
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
   for (const pid of children) {
     process.kill(pid, 'SIGSTOP')
     frozen.push(pid)
