@@ -96,6 +96,28 @@ function uidOf(user: string): number {
 
 // ------------------------------------------------------------------ processes
 
+/** Set per process by the stack (listen port, docs upstreams), never taken from the user. */
+const STACK_CHOSEN = new Set(['PORT', 'DOCS_UPSTREAMS'])
+
+/**
+ * A service's environment: the stack's defaults, overridden by the user's own variables, overridden
+ * by what the stack must choose itself (`forced`: database URL, data dir, S3 settings it was given).
+ * Caddy on loopback is always a trusted proxy, whatever else the user trusts.
+ */
+export function serviceEnv(
+  user: Record<string, string | undefined>,
+  forced: Record<string, string>,
+  defaults: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = { ...defaults }
+  for (const [key, value] of Object.entries(user)) if (value !== undefined && !STACK_CHOSEN.has(key)) env[key] = value
+  Object.assign(env, forced)
+  const trusted = (user.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (!trusted.includes('*')) for (const loopback of ['127.0.0.1', '::1']) if (!trusted.includes(loopback)) trusted.push(loopback)
+  env.TRUSTED_PROXIES = trusted.join(',')
+  return env
+}
+
 export interface ServiceProcess {
   name: string
   port: number
@@ -111,12 +133,20 @@ export interface StackOptions {
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string }
   mediaReplicas?: number
   catalogReplicas?: number
+  /** News and admin replicas (1 each unless given): the fault tests stop each one in turn. */
+  newsReplicas?: number
+  adminReplicas?: number
   seedDemo?: boolean
   adminUsername?: string
   adminPassword?: string
   logLevel?: string
   workDir?: string
-  /** Extra environment for every service. */
+  /**
+   * The user's environment (`bun run stack` passes process.env): every variable reaches every
+   * service, except where the stack must choose (ports, data dir, database URL, upstreams).
+   */
+  userEnv?: Record<string, string | undefined>
+  /** Extra environment for every service (wins over everything). */
   env?: Record<string, string>
   log?: (line: string) => void
 }
@@ -126,8 +156,16 @@ export interface Stack {
   workDir: string
   databaseUrl: string
   cluster: Cluster | null
-  services: Record<'news' | 'admin' | 'docs', ServiceProcess> & { catalog: ServiceProcess[]; media: ServiceProcess[] }
+  services: Record<'news' | 'admin' | 'docs', ServiceProcess> & {
+    catalog: ServiceProcess[]
+    media: ServiceProcess[]
+    /** Every news and admin replica (`news` and `admin` are the first of each). */
+    newsReplicas: ServiceProcess[]
+    adminReplicas: ServiceProcess[]
+  }
   caddy: Subprocess
+  /** Reloads Caddy's configuration in place (`caddy reload` over a loopback-only unix socket). */
+  reloadGateway(): Promise<void>
   /** Starts a replacement process for a service that was stopped (same port and env). */
   restart(service: ServiceProcess): Promise<ServiceProcess>
   stop(): Promise<void>
@@ -168,23 +206,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const mediaReplicas = options.mediaReplicas ?? 2
     const ports = {
       catalog: Array.from({ length: options.catalogReplicas ?? 1 }, () => freePort()),
-      news: freePort(),
-      admin: freePort(),
+      news: Array.from({ length: options.newsReplicas ?? 1 }, () => freePort()),
+      admin: Array.from({ length: options.adminReplicas ?? 1 }, () => freePort()),
       docs: freePort(),
       media: Array.from({ length: mediaReplicas }, () => freePort()),
     }
-    const baseEnv: Record<string, string> = {
+    const baseEnv = serviceEnv(options.userEnv ?? {}, {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? workDir,
       DATABASE_URL: databaseUrl,
       DATA_DIR: join(workDir, 'data'),
-      PUBLIC_MEDIA_URL: `http://localhost:${gatewayPort}/media/`,
-      // only Caddy on loopback talks to the services
-      TRUSTED_PROXIES: '127.0.0.1,::1',
-      LOG_LEVEL: options.logLevel ?? 'warn',
-      // longer than Caddy's 2 s active health check: it stops routing here before the listener closes
-      SHUTDOWN_DELAY_MS: '2500',
-      SEED_DEMO: String(options.seedDemo ?? true),
       ...(options.adminUsername ? { ADMIN_USERNAME: options.adminUsername, ADMIN_PASSWORD: options.adminPassword ?? '' } : {}),
       ...(options.s3
         ? {
@@ -194,8 +225,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             S3_BUCKET: options.s3.bucket,
           }
         : {}),
-      ...options.env,
-    }
+    }, {
+      PUBLIC_MEDIA_URL: `http://localhost:${gatewayPort}/media/`,
+      LOG_LEVEL: options.logLevel ?? 'warn',
+      // longer than Caddy's 2 s active health check: it stops routing here before the listener closes
+      SHUTDOWN_DELAY_MS: '2500',
+      SEED_DEMO: String(options.seedDemo ?? true),
+    })
+    Object.assign(baseEnv, options.env)
 
     // migrations (and the demo data) once, before any service starts
     const migrate = Bun.spawn(['bun', 'run', 'shared/db/src/cli/' + (options.seedDemo === false ? 'migrate.ts' : 'seed.ts')], {
@@ -209,21 +246,26 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const spawnService = (name: string, service: string, port: number): ServiceProcess => {
       const env: Record<string, string> = { ...baseEnv, PORT: String(port) }
       if (service === 'docs')
-        env.DOCS_UPSTREAMS = [ports.catalog[0], ports.news, ports.media[0], ports.admin]
+        env.DOCS_UPSTREAMS = [ports.catalog[0], ports.news[0], ports.media[0], ports.admin[0]]
           .map((p) => `http://127.0.0.1:${p}`)
           .join(',')
       const { proc, logFile } = spawnLogged(name, ['bun', 'run', `services/${service}/src/main.ts`], env, workDir)
       started.push(proc)
       return { name, port, url: `http://127.0.0.1:${port}`, proc, env, logFile }
     }
+    const replicaName = (service: string, i: number, count: number) => (count === 1 && service !== 'catalog' && service !== 'media' ? service : `${service}-${i + 1}`)
+    const newsReplicas = ports.news.map((p, i) => spawnService(replicaName('news', i, ports.news.length), 'news', p))
+    const adminReplicas = ports.admin.map((p, i) => spawnService(replicaName('admin', i, ports.admin.length), 'admin', p))
     const services = {
       catalog: ports.catalog.map((p, i) => spawnService(`catalog-${i + 1}`, 'catalog', p)),
-      news: spawnService('news', 'news', ports.news),
-      admin: spawnService('admin', 'admin', ports.admin),
+      news: newsReplicas[0],
+      admin: adminReplicas[0],
+      newsReplicas,
+      adminReplicas,
       media: ports.media.map((p, i) => spawnService(`media-${i + 1}`, 'media', p)),
       docs: spawnService('docs', 'docs', ports.docs),
     }
-    for (const s of [...services.catalog, services.news, services.admin, ...services.media, services.docs])
+    for (const s of [...services.catalog, ...newsReplicas, ...adminReplicas, ...services.media, services.docs])
       await waitFor(answers(`${s.url}/ready`), 60_000, s.name)
 
     const hostPorts = (list: number[]) => list.map((p) => `127.0.0.1:${p}`).join(' ')
@@ -239,12 +281,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       GATEWAY_PORT: String(gatewayPort),
       UPSTREAMS_MODE: 'static',
       CATALOG_UPSTREAMS: hostPorts(ports.catalog),
-      NEWS_UPSTREAMS: hostPorts([ports.news]),
+      NEWS_UPSTREAMS: hostPorts(ports.news),
       MEDIA_UPSTREAMS: hostPorts(ports.media),
-      ADMIN_UPSTREAMS: hostPorts([ports.admin]),
+      ADMIN_UPSTREAMS: hostPorts(ports.admin),
       DOCS_UPSTREAM: hostPorts([ports.docs]),
       MEDIA_FILES_UPSTREAMS: s3Url ? s3Url.host : hostPorts(ports.media),
       MEDIA_FILES_PREFIX: s3Url ? `/${options.s3!.bucket}` : '/media',
+      // the admin API (config reloads) on a unix socket only this user can reach, never on TCP
+      CADDY_ADMIN: `unix/${join(caddyHome, 'admin.sock')}`,
     }
     const { proc: caddy } = spawnLogged(
       'caddy',
@@ -263,6 +307,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       cluster,
       services,
       caddy,
+      async reloadGateway() {
+        const reload = Bun.spawn(
+          ['caddy', 'reload', '--config', join(repoRoot, 'caddy/Caddyfile'), '--adapter', 'caddyfile', '--address', caddyEnv.CADDY_ADMIN, '--force'],
+          { cwd: repoRoot, env: caddyEnv, stdout: 'ignore', stderr: 'pipe' },
+        )
+        if ((await reload.exited) !== 0) throw new Error(`caddy reload failed: ${await new Response(reload.stderr).text()}`)
+      },
       async restart(service) {
         await stopProcess(service.proc)
         const { proc, logFile } = spawnLogged(

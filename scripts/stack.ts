@@ -35,6 +35,8 @@ const stack = await startStack({
   adminUsername: env.ADMIN_USERNAME,
   adminPassword: env.ADMIN_PASSWORD,
   logLevel: env.LOG_LEVEL || 'info',
+  // every other variable of the README's Environment table reaches the services as the user set it
+  userEnv: env,
   log: (line) => console.log(`[stack] ${line}`),
 }).catch((error) => {
   console.error(`[stack] ${error instanceof Error ? error.message : error}`)

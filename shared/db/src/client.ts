@@ -33,7 +33,18 @@ export interface CreateDbOptions {
   /** Per-statement limit: a hung database must become a 503, not a hung request. */
   statementTimeoutMs?: number
   connectTimeoutSeconds?: number
+  /**
+   * Client-side limit on each query, including the wait for a pooled connection. A database that
+   * is stopped with SIGSTOP (or a network that drops packets) enforces no statement_timeout and
+   * sends no reset: without this a request would wait for ever.
+   */
+  queryDeadlineMs?: number
 }
+
+/** Server-side limit per statement (a slow query). */
+export const STATEMENT_TIMEOUT_MS = 3500
+/** Client-side limit per query (a hung server): just above the statement timeout. */
+export const QUERY_DEADLINE_MS = 4000
 
 /**
  * PostgreSQL through postgres.js when `url` is set, PGlite (Postgres in WASM) otherwise.
@@ -50,16 +61,19 @@ function createPostgres(url: string, options: CreateDbOptions): Database {
     connect_timeout: options.connectTimeoutSeconds ?? 3,
     idle_timeout: 30,
     onnotice: () => {},
-    connection: { statement_timeout: options.statementTimeoutMs ?? 5000, application_name: 'event-catalog' },
+    connection: { statement_timeout: options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS, application_name: 'event-catalog' },
   })
-  const db = drizzlePostgres(client, { schema }) as unknown as Db
+  // never below the server's own statement limit: a slow query is the server's to cancel
+  const deadlineMs = options.queryDeadlineMs ?? Math.max(QUERY_DEADLINE_MS, (options.statementTimeoutMs ?? 0) + 500)
+  // drizzle sends every query through `unsafe` (and transactions through `begin`/`savepoint`)
+  const db = drizzlePostgres(withDeadline(client, deadlineMs) as typeof client, { schema }) as unknown as Db
   return {
     db,
     kind: 'postgres',
     url,
     rows: async <T>(query: SQL) => (await db.execute(query)) as unknown as T[],
     ping: async () => {
-      await client`select 1`
+      await deadline(client`select 1`, deadlineMs)
     },
     listen: async (channel, onNotify, onListen) => {
       const { unlisten } = await client.listen(channel, onNotify, onListen)
@@ -67,6 +81,77 @@ function createPostgres(url: string, options: CreateDbOptions): Database {
     },
     close: () => client.end({ timeout: 5 }),
   }
+}
+
+function deadlineError(ms: number) {
+  return new DatabaseUnavailableError(`database did not answer within ${ms} ms`)
+}
+
+/** Settles like `work`, or rejects with DatabaseUnavailableError after `ms`. */
+function deadline<T>(work: PromiseLike<T>, ms: number): Promise<T> {
+  let timer: Timer | undefined
+  return Promise.race([
+    Promise.resolve(work),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(deadlineError(ms)), ms))),
+  ]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * A postgres.js query (a lazy promise with `.values()`) whose awaiting is bounded by `ms`. The
+ * query itself keeps its connection until the server answers; the caller gets a 503 meanwhile.
+ */
+function deadlinedQuery(query: any, ms: number): any {
+  let settled: Promise<unknown> | undefined
+  return new Proxy(query, {
+    get(target, key) {
+      if (key === 'values') return () => deadlinedQuery(target.values(), ms)
+      if (key === 'then' || key === 'catch' || key === 'finally') {
+        settled ??= deadline(target, ms)
+        return (settled as any)[key].bind(settled)
+      }
+      const value = Reflect.get(target, key, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
+/**
+ * Bounds a transaction: BEGIN (which waits for a connection) and COMMIT each within `ms`, every
+ * statement inside within `ms`. A statement refused inside rolls the transaction back (once the
+ * server answers), so a hung database never leaves half a write behind.
+ */
+function deadlinedTransaction(target: any, method: 'begin' | 'savepoint', ms: number) {
+  return (...args: any[]) =>
+    new Promise((resolve, reject) => {
+      const body = args.pop() as (tx: any) => Promise<unknown>
+      let timer: Timer | undefined
+      const arm = () => (timer = setTimeout(() => reject(deadlineError(ms)), ms))
+      arm()
+      Promise.resolve(
+        target[method](...args, async (tx: any) => {
+          clearTimeout(timer)
+          try {
+            return await body(withDeadline(tx, ms))
+          } finally {
+            arm()
+          }
+        }),
+      )
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer))
+    })
+}
+
+/** The client drizzle sees: `unsafe`, `begin` and `savepoint` bounded by `ms`. */
+function withDeadline(client: any, ms: number): any {
+  return new Proxy(client, {
+    get(target, key) {
+      if (key === 'unsafe') return (...args: any[]) => deadlinedQuery(target.unsafe(...args), ms)
+      if (key === 'begin' || key === 'savepoint') return deadlinedTransaction(target, key, ms)
+      const value = Reflect.get(target, key, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
 }
 
 async function createPglite(dataDir: string | undefined): Promise<Database> {

@@ -56,7 +56,8 @@ export async function createTestDatabase(options: { statementTimeoutMs?: number 
     const name = `t_${runId}_${++counter}`
     await admin(baseUrl, (sql) => sql.unsafe(`create database "${name}" template "${templateName}"`))
     const url = databaseUrl(baseUrl, name)
-    const database = await createDb(url, { max: 5, statementTimeoutMs: options.statementTimeoutMs })
+    // bulk fixtures on a busy machine take longer than a request may (the services keep 3.5 s)
+    const database = await createDb(url, { max: 5, statementTimeoutMs: options.statementTimeoutMs ?? 30_000 })
     return {
       ...database,
       url,

@@ -32,6 +32,11 @@ export function serve(
     shutdownDelayMs?: number
   },
 ) {
+  // while draining, every answer closes its connection: no idle keep-alive connection of the
+  // gateway is left to carry a request after the listener closed and the pool is gone
+  app.onRequest(({ set }) => {
+    if (options.lifecycle.draining) set.headers.connection = 'close'
+  })
   app.listen({ port: options.port, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, idleTimeout: 60 })
   options.logger.info('listening', { service: options.service, port: app.server?.port })
   let stopping = false
@@ -44,6 +49,8 @@ export function serve(
       if (options.shutdownDelayMs) await Bun.sleep(options.shutdownDelayMs)
       // without `true`, stop() lets in-flight requests finish before it resolves
       await app.server?.stop()
+      // then drop any connection still open (idle ones included) before the pool closes
+      await app.server?.stop(true)
       await options.onClose()
     } finally {
       process.exit(0)

@@ -1,0 +1,326 @@
+// Faults on the local stack (scripts/stack-lib.ts) with traffic running: a real PostgreSQL
+// cluster this test starts (so it can stop and freeze it), s3rver as the object store, two
+// replicas of catalog, news, admin and media behind real Caddy. Each fault is followed by an
+// integrity check of the database: every 201 submission exactly once, each with both tag links.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Subprocess } from 'bun'
+import { freePort, repoRoot, startStack, stopProcess, type ServiceProcess, type Stack } from '../../scripts/stack-lib'
+import { integrityProblems, runTraffic, summary, type Kind, type Outcome } from './traffic'
+
+const ADMIN = { username: 'gangguan', password: 'kata-sandi-uji-gangguan-2026' }
+// a request that takes longer than this is hung, whatever the fault
+const REQUEST_BOUND_MS = 10_000
+const FAULT_BOUND_MS = 5_000
+
+let stack: Stack
+let s3: Subprocess<'ignore', 'pipe', 'inherit'>
+let s3Port: number
+let s3Dir: string
+let gw: string
+let categoryId: string
+let adminCookie: string
+let runCounter = 0
+
+beforeAll(async () => {
+  s3Dir = mkdtempSync(join(tmpdir(), 'faults-s3-'))
+  s3Port = freePort()
+  s3 = await startS3()
+  stack = await startStack({
+    gatewayPort: freePort(),
+    catalogReplicas: 2,
+    mediaReplicas: 2,
+    newsReplicas: 2,
+    adminReplicas: 2,
+    s3: { endpoint: `http://127.0.0.1:${s3Port}`, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'uploads' },
+    adminUsername: ADMIN.username,
+    adminPassword: ADMIN.password,
+    env: { SUBMIT_LIMIT_PER_HOUR: '1000000', UPLOAD_LIMIT_PER_MINUTE: '1000000' },
+    ...(process.env.FAULTS_WORK_DIR ? { workDir: process.env.FAULTS_WORK_DIR } : {}),
+  })
+  gw = stack.gateway
+  categoryId = ((await (await fetch(`${gw}/api/categories?limit=1`)).json()) as any).data[0].id
+  const login = await fetch(`${gw}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  })
+  adminCookie = login.headers.get('set-cookie')!.split(';')[0]
+}, 240_000)
+
+afterAll(async () => {
+  await stack?.stop()
+  if (s3) await stopProcess(s3)
+  rmSync(s3Dir, { recursive: true, force: true })
+}, 90_000)
+
+async function startS3() {
+  const proc = Bun.spawn(['bun', 'test/faults/s3-server.ts', String(s3Port), s3Dir], {
+    cwd: repoRoot,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
+  const reader = proc.stdout.getReader()
+  const first = await Promise.race([reader.read(), Bun.sleep(30_000).then(() => null)])
+  reader.releaseLock()
+  if (!first || first.done) {
+    proc.kill('SIGKILL')
+    throw new Error('s3rver did not start')
+  }
+  return proc
+}
+
+interface Probe {
+  status: number
+  ms: number
+  envelope: boolean
+}
+
+async function probe(path: string, init?: RequestInit, base = gw): Promise<Probe> {
+  const started = performance.now()
+  try {
+    const res = await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_BOUND_MS) })
+    const body = (await res.json().catch(() => null)) as any
+    return { status: res.status, ms: performance.now() - started, envelope: body?.success === false && typeof body.error === 'string' }
+  } catch {
+    return { status: 0, ms: performance.now() - started, envelope: false }
+  }
+}
+
+let probeCounter = 0
+// a URL no replica has answered before: it reaches the database
+const freshRead = () => `/api/events?page=${500_000 + ++probeCounter}`
+
+/** Traffic runs while `fault` runs (and a moment before and after); returns every outcome. */
+async function underTraffic(kinds: Kind[], fault: () => Promise<void>, concurrency = 4, keepAlive = true, retryConnectionErrors = false) {
+  const runId = `r${process.pid}x${++runCounter}`
+  let faultDone = false
+  const traffic = runTraffic({
+    gateway: gw,
+    kinds,
+    concurrency,
+    maxRequests: 4000,
+    maxMs: 120_000,
+    stop: () => faultDone,
+    requestTimeoutMs: REQUEST_BOUND_MS + 5000,
+    pauseMs: 20,
+    categoryId,
+    adminCookie,
+    runId,
+    keepAlive,
+    retryConnectionErrors,
+  })
+  try {
+    await Bun.sleep(700)
+    await fault()
+    await Bun.sleep(700)
+  } finally {
+    faultDone = true
+  }
+  const outcomes = await traffic
+  return { runId, outcomes }
+}
+
+function expectNoHang(outcomes: Outcome[]) {
+  expect(outcomes.length).toBeGreaterThan(10)
+  const hung = outcomes.filter((o) => o.status === 0 || o.ms > REQUEST_BOUND_MS)
+  expect(hung).toEqual([])
+}
+
+async function expectIntegrity(runId: string, outcomes: Outcome[]) {
+  expect(await integrityProblems(stack.databaseUrl, runId, outcomes)).toEqual([])
+  expect(outcomes.some((o) => o.kind === 'submit' && o.status === 201)).toBe(true)
+}
+
+/** Polls a fresh read until it answers 200; the time that took. */
+async function recoveryMs(limitMs = 20_000): Promise<number> {
+  const started = performance.now()
+  while (performance.now() - started < limitMs) {
+    if ((await probe(freshRead())).status === 200) return performance.now() - started
+    await Bun.sleep(100)
+  }
+  return Infinity
+}
+
+/** The database is down for `holdMs`: fresh reads and /ready of every replica are 503 envelopes. */
+async function probesWhileDown(holdMs: number) {
+  const probes: Probe[] = []
+  const ready: Probe[] = []
+  const started = performance.now()
+  while (performance.now() - started < holdMs) {
+    probes.push(await probe(freshRead()))
+    for (const s of stack.services.catalog) ready.push(await probe('/ready', undefined, s.url))
+  }
+  return { probes, ready }
+}
+
+/** SIGSTOP the postmaster first (it forks no new backend after that), then every backend. */
+function freezePostgres(): number[] {
+  const postmaster = Number(readFileSync(join(stack.workDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0])
+  process.kill(postmaster, 'SIGSTOP')
+  const frozen = [postmaster]
+  // its children, from /proc (no procps needed): field 4 of /proc/<pid>/stat is the parent
+  const children = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]) === postmaster
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+  for (const pid of children) {
+    process.kill(pid, 'SIGSTOP')
+    frozen.push(pid)
+  }
+  return frozen
+}
+
+describe('faults under traffic', () => {
+  test('PostgreSQL stopped: 503 envelopes within 5 s, /ready false, back within 5 s of its restart, nothing hangs', async () => {
+    const cluster = stack.cluster!
+    let down: Awaited<ReturnType<typeof probesWhileDown>> | undefined
+    let recovered = Infinity
+    const { runId, outcomes } = await underTraffic(['read', 'search', 'submit', 'news'], async () => {
+      await cluster.stop()
+      try {
+        down = await probesWhileDown(4000)
+      } finally {
+        await cluster.start()
+      }
+      recovered = await recoveryMs()
+    })
+    console.log('postgres stopped:', summary(outcomes), `recovered in ${Math.round(recovered)} ms`)
+    expect(down!.probes.length).toBeGreaterThan(0)
+    for (const p of down!.probes) {
+      expect(p).toMatchObject({ status: 503, envelope: true })
+      expect(p.ms).toBeLessThan(FAULT_BOUND_MS)
+    }
+    for (const r of down!.ready) expect(r.status).toBe(503)
+    expect(recovered).toBeLessThan(FAULT_BOUND_MS)
+    expectNoHang(outcomes)
+    expect(outcomes.filter((o) => ![200, 201, 503].includes(o.status) || (o.status === 503 && !o.envelope))).toEqual([])
+    await expectIntegrity(runId, outcomes)
+  }, 120_000)
+
+  test('PostgreSQL hung (SIGSTOP of the postmaster and every backend): the same, through the query deadline', async () => {
+    let down: Awaited<ReturnType<typeof probesWhileDown>> | undefined
+    let recovered = Infinity
+    const { runId, outcomes } = await underTraffic(['read', 'search', 'submit', 'news'], async () => {
+      const pids = freezePostgres()
+      try {
+        down = await probesWhileDown(6000)
+      } finally {
+        for (const pid of pids) process.kill(pid, 'SIGCONT')
+      }
+      recovered = await recoveryMs()
+    })
+    console.log('postgres hung:', summary(outcomes), `recovered in ${Math.round(recovered)} ms`)
+    expect(down!.probes.length).toBeGreaterThan(0)
+    for (const p of down!.probes) {
+      expect(p).toMatchObject({ status: 503, envelope: true })
+      expect(p.ms).toBeLessThan(FAULT_BOUND_MS)
+    }
+    for (const r of down!.ready) expect(r.status).toBe(503)
+    expect(recovered).toBeLessThan(FAULT_BOUND_MS)
+    expectNoHang(outcomes)
+    expect(outcomes.filter((o) => ![200, 201, 503].includes(o.status) || (o.status === 503 && !o.envelope))).toEqual([])
+    await expectIntegrity(runId, outcomes)
+  }, 120_000)
+
+  test('storage stopped: uploads are 503 envelopes within 5 s, reads unaffected, uploads back after', async () => {
+    const uploads: Probe[] = []
+    let uploadsBack = false
+    const { outcomes } = await underTraffic(['read', 'upload', 'search', 'upload'], async () => {
+      s3.kill('SIGKILL')
+      await s3.exited
+      try {
+        const started = performance.now()
+        while (performance.now() - started < 4000) {
+          const form = new FormData()
+          form.append('file', new File([new Uint8Array(readFileSync(join(import.meta.dir, 'probe.png')))], 'p.png', { type: 'image/png' }))
+          uploads.push(await probe('/api/upload', { method: 'POST', body: form }))
+        }
+      } finally {
+        s3 = await startS3()
+      }
+      const deadline = performance.now() + 20_000
+      while (!uploadsBack && performance.now() < deadline) {
+        const form = new FormData()
+        form.append('file', new File([new Uint8Array(readFileSync(join(import.meta.dir, 'probe.png')))], 'p.png', { type: 'image/png' }))
+        uploadsBack = (await probe('/api/upload', { method: 'POST', body: form })).status === 200
+        if (!uploadsBack) await Bun.sleep(200)
+      }
+    })
+    console.log('storage stopped:', summary(outcomes))
+    expect(uploads.length).toBeGreaterThan(0)
+    for (const u of uploads) {
+      expect(u).toMatchObject({ status: 503, envelope: true })
+      expect(u.ms).toBeLessThan(FAULT_BOUND_MS)
+    }
+    expect(uploadsBack).toBe(true)
+    expectNoHang(outcomes)
+    expect(outcomes.filter((o) => o.kind !== 'upload' && o.status !== 200)).toEqual([])
+    expect(outcomes.filter((o) => o.kind === 'upload' && !(o.status === 200 || (o.status === 503 && o.envelope)))).toEqual([])
+  }, 120_000)
+
+  test('one catalog and one media replica SIGKILLed: only the requests they held fail, the gateway skips them', async () => {
+    const victims = [stack.services.catalog[1], stack.services.media[1]]
+    let killedAt = 0
+    const { runId, outcomes } = await underTraffic(['read', 'upload', 'search', 'submit', 'upload'], async () => {
+      for (const v of victims) v.proc.kill('SIGKILL')
+      killedAt = performance.now()
+      await Bun.sleep(3000)
+    })
+    console.log('replicas killed:', summary(outcomes))
+    const failed = outcomes.filter((o) => o.status !== 200 && o.status !== 201)
+    // in flight: sent before the kill, or in the instant after it on a connection Caddy had
+    // already opened to the dead replica (a POST on it cannot be replayed): 500 ms of grace
+    for (const f of failed) expect(f.startedAt).toBeLessThanOrEqual(killedAt + 500)
+    expect(failed.length).toBeLessThanOrEqual(8)
+    expect(outcomes.filter((o) => o.startedAt > killedAt + 500).length).toBeGreaterThan(10)
+    expectNoHang(outcomes.filter((o) => o.status !== 0 || o.startedAt > killedAt + 500))
+    await expectIntegrity(runId, outcomes)
+    stack.services.catalog[1] = await stack.restart(victims[0])
+    stack.services.media[1] = await stack.restart(victims[1])
+  }, 120_000)
+
+  test('SIGTERM of every service replica under load (rolling): zero failed requests', async () => {
+    const { services } = stack
+    const groups: [ServiceProcess[], number][] = [
+      [services.catalog, 0],
+      [services.newsReplicas, 0],
+      [services.adminReplicas, 0],
+      [services.media, 0],
+    ]
+    const { runId, outcomes } = await underTraffic(['read', 'news', 'admin', 'submit', 'upload', 'search'], async () => {
+      for (const replica of [0, 1])
+        await Promise.all(
+          groups.map(async ([list]) => {
+            list[replica] = await stack.restart(list[replica])
+          }),
+        )
+    })
+    console.log('rolling SIGTERM:', summary(outcomes))
+    expectNoHang(outcomes)
+    expect(outcomes.filter((o) => o.status !== 200 && o.status !== 201)).toEqual([])
+    await expectIntegrity(runId, outcomes)
+  }, 180_000)
+
+  test('Caddy reloaded under load (three times): zero failed requests', async () => {
+    const { runId, outcomes } = await underTraffic(['read', 'news', 'admin', 'submit', 'upload', 'search'], async () => {
+      for (let i = 0; i < 3; i++) {
+        await stack.reloadGateway()
+        await Bun.sleep(700)
+      }
+    }, 4, false, true)
+    console.log('caddy reloads:', summary(outcomes), `${outcomes.filter((o) => o.retried).length} retried after a connection error`)
+    expectNoHang(outcomes)
+    expect(outcomes.filter((o) => o.status !== 200 && o.status !== 201)).toEqual([])
+    await expectIntegrity(runId, outcomes)
+  }, 120_000)
+})
