@@ -20,6 +20,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'lists', label: 'lists, random filter/sort/page combinations', urls: 'lists' },
   { name: 'search', label: 'search, real title words, 1-2 words, 25% with a typo', urls: 'search' },
   { name: 'weekend', label: 'waktu=akhir-pekan + kota', urls: 'weekend' },
+  { name: 'suggest', label: 'search suggestions as typed (1-N letters of real words)', urls: 'suggest' },
   { name: 'mix', label: 'mix 60% detail / 30% list / 10% search', urls: 'mix' },
   { name: 'mix-w1', label: 'mix with 1 event/s submitted + approved', urls: 'mix', writesPerSec: 1 },
   { name: 'mix-w5', label: 'mix with 5 events/s submitted + approved', urls: 'mix', writesPerSec: 5 },
