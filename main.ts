@@ -44,6 +44,7 @@ const app = createBaseApp({
   checks: { database: () => database.ping(), storage: () => media.storage.ping() },
   isDraining: () => lifecycle.draining,
   corsOrigins: config.corsOrigins,
+  metricSources: { caches: { catalog: catalog.cache, news: news.cache }, pools: { primary: database } },
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))
   .use(catalogService(catalog))

@@ -16,6 +16,7 @@ export function createApp(deps: AdminAppDeps) {
     checks: { database: () => deps.database.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
+    metricSources: { pools: { primary: deps.database } },
   })
     .use(docs('Event Catalog API: admin', 'Login admin dan moderasi event.'))
     .use(adminService(deps))

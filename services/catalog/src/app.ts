@@ -16,6 +16,7 @@ export function createApp(deps: CatalogAppDeps) {
     checks: { database: () => deps.database.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
+    metricSources: { caches: { catalog: deps.cache }, pools: { primary: deps.database } },
   })
     .use(docs('Event Catalog API: catalog', 'Event, kategori, kota, tag, statistik, dan pengaturan.'))
     .use(catalogService(deps))

@@ -16,6 +16,7 @@ export function createApp(deps: MediaAppDeps) {
     checks: { database: () => deps.database.ping(), storage: () => deps.storage.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
+    metricSources: { pools: { primary: deps.database } },
   })
     .use(docs('Event Catalog API: media', 'Unggah gambar dan cek berkas.'))
     .use(mediaService(deps))

@@ -16,6 +16,7 @@ export function createApp(deps: NewsAppDeps) {
     checks: { database: () => deps.database.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
+    metricSources: { caches: { news: deps.cache }, pools: { primary: deps.database } },
   })
     .use(docs('Event Catalog API: news', 'Berita: tips, liputan, dan ulasan.'))
     .use(newsService(deps))
