@@ -41,10 +41,14 @@ const lifecycle = createLifecycle()
 const app = createBaseApp({
   service: 'all',
   logger,
-  checks: { database: () => database.ping(), storage: () => media.storage.ping() },
+  checks: {
+    database: () => database.ping(),
+    storage: () => media.storage.ping(),
+    ...(catalog.readDatabase ? { readDatabase: () => catalog.readDatabase!.ping() } : {}),
+  },
   isDraining: () => lifecycle.draining,
   corsOrigins: config.corsOrigins,
-  metricSources: { caches: { catalog: catalog.cache, news: news.cache }, pools: { primary: database } },
+  metricSources: { caches: { catalog: catalog.cache, news: news.cache }, pools: { primary: database, 'read-catalog': catalog.readDatabase, 'read-news': news.readDatabase } },
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))
   .use(catalogService(catalog))
@@ -60,6 +64,7 @@ serve(app, {
   shutdownDelayMs: config.shutdownDelayMs,
   onClose: async () => {
     await Promise.all([catalog.cache?.close(), news.cache?.close()])
+    await Promise.all([catalog.readDatabase?.close(), news.readDatabase?.close()])
     await database.close()
   },
 })

@@ -13,10 +13,13 @@ export function createApp(deps: CatalogAppDeps) {
   return createBaseApp({
     service: 'catalog',
     logger: deps.logger,
-    checks: { database: () => deps.database.ping() },
+    checks: {
+      database: () => deps.database.ping(),
+      ...(deps.readDatabase ? { readDatabase: () => deps.readDatabase!.ping() } : {}),
+    },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
-    metricSources: { caches: { catalog: deps.cache }, pools: { primary: deps.database } },
+    metricSources: { caches: { catalog: deps.cache }, pools: { primary: deps.database, read: deps.readDatabase } },
   })
     .use(docs('Event Catalog API: catalog', 'Event, kategori, kota, tag, statistik, dan pengaturan.'))
     .use(catalogService(deps))

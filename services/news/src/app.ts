@@ -13,10 +13,13 @@ export function createApp(deps: NewsAppDeps) {
   return createBaseApp({
     service: 'news',
     logger: deps.logger,
-    checks: { database: () => deps.database.ping() },
+    checks: {
+      database: () => deps.database.ping(),
+      ...(deps.readDatabase ? { readDatabase: () => deps.readDatabase!.ping() } : {}),
+    },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
-    metricSources: { caches: { news: deps.cache }, pools: { primary: deps.database } },
+    metricSources: { caches: { news: deps.cache }, pools: { primary: deps.database, read: deps.readDatabase } },
   })
     .use(docs('Event Catalog API: news', 'Berita: tips, liputan, dan ulasan.'))
     .use(newsService(deps))

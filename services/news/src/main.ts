@@ -19,6 +19,7 @@ serve(app, {
   shutdownDelayMs: config.shutdownDelayMs,
   onClose: async () => {
     await deps.cache?.close()
+    await deps.readDatabase?.close()
     await database.close()
   },
 })

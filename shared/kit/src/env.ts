@@ -6,6 +6,11 @@ export interface Config {
   port: number
   dataDir: string
   databaseUrl?: string
+  /**
+   * A streaming replica for public reads (catalog and news GET routes); writes, LISTEN/NOTIFY,
+   * acks, rate limits and admin stay on `databaseUrl` (read-replica.ts).
+   */
+  databaseReadUrl?: string
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string }
   publicMediaUrl?: string
   adminUsername?: string
@@ -62,6 +67,8 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 export function readConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535)
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])
+  const databaseReadUrl = url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:'])
+  if (databaseReadUrl && !databaseUrl) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary) to be set too')
   const s3Endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:'])
   let s3: Config['s3']
   if (s3Endpoint) {
@@ -101,6 +108,7 @@ export function readConfig(env: Env = process.env): Config {
     port,
     dataDir: env.DATA_DIR || './data',
     databaseUrl,
+    databaseReadUrl,
     s3,
     publicMediaUrl,
     adminUsername,
