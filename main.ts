@@ -9,6 +9,7 @@ import {
   createLifecycle,
   createLogger,
   createRateLimiter,
+  createTracing,
   docs,
   readConfigOrExit,
   serve,
@@ -20,7 +21,8 @@ import { newsDepsFromConfig, newsService } from '@app/news'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'all')
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite') })
+const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'all' })
+const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
 await migrateDb(database)
 if (config.seedDemo && (await isEmptyCatalogue(database))) {
   await seedDemo(database)
@@ -28,7 +30,7 @@ if (config.seedDemo && (await isEmptyCatalogue(database))) {
 }
 await bootstrapAdmin(database, config, logger)
 
-const shared = { database, rateLimiter: createRateLimiter(database) }
+const shared = { database, rateLimiter: createRateLimiter(database), observer: tracing?.observeQuery }
 const media = await mediaDepsFromConfig(config, shared).catch(async (error) => {
   if (!(error instanceof ConfigError)) throw error
   console.error(`Invalid configuration: ${error.message}`)
@@ -48,6 +50,7 @@ const app = createBaseApp({
   },
   isDraining: () => lifecycle.draining,
   corsOrigins: config.corsOrigins,
+  tracing,
   metricSources: { caches: { catalog: catalog.cache, news: news.cache }, pools: { primary: database, 'read-catalog': catalog.readDatabase, 'read-news': news.readDatabase } },
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))
@@ -66,6 +69,7 @@ serve(app, {
     await Promise.all([catalog.cache?.close(), news.cache?.close()])
     await Promise.all([catalog.readDatabase?.close(), news.readDatabase?.close()])
     await database.close()
+    await tracing?.shutdown()
   },
 })
 // where the editors go (through the gateway in production: https://<host>/admin/)

@@ -1,4 +1,4 @@
-import { createBaseApp, docs, type Lifecycle, type Logger } from '@app/kit'
+import { createBaseApp, type Tracing, docs, type Lifecycle, type Logger } from '@app/kit'
 import type { CatalogDeps } from './deps'
 import { catalogService } from './index'
 
@@ -6,6 +6,7 @@ export interface CatalogAppDeps extends CatalogDeps {
   logger: Logger
   lifecycle?: Lifecycle
   corsOrigins?: readonly string[]
+  tracing?: Tracing
 }
 
 /** The catalog service on its own: base (envelope, log, health) + docs + catalog routes. */
@@ -19,6 +20,7 @@ export function createApp(deps: CatalogAppDeps) {
     },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
+    tracing: deps.tracing,
     metricSources: { caches: { catalog: deps.cache }, pools: { primary: deps.database, read: deps.readDatabase } },
   })
     .use(docs('Event Catalog API: catalog', 'Event, kategori, kota, tag, statistik, dan pengaturan.'))

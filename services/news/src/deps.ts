@@ -1,4 +1,4 @@
-import { createDb, type Database } from '@app/db'
+import { createDb, type Database, type QueryObserver } from '@app/db'
 import { createListeningVersionSource, createReadDatabase, createResponseCache, type Config, type RateLimiter, type ResponseCache } from '@app/kit'
 
 export interface NewsDeps {
@@ -16,11 +16,11 @@ export type NewsContext = NewsDeps & { cache: ResponseCache }
 
 export async function newsDepsFromConfig(
   config: Config,
-  shared: { database: Database; rateLimiter: RateLimiter },
+  shared: { database: Database; rateLimiter: RateLimiter; observer?: QueryObserver },
 ): Promise<NewsDeps> {
   const versions = createListeningVersionSource(shared.database, { service: 'news' })
   const readDatabase = config.databaseReadUrl
-    ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl), versions)
+    ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer }), versions)
     : undefined
   return {
     database: shared.database,

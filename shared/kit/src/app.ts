@@ -7,6 +7,7 @@ import { health, type ReadinessCheck } from './health'
 import { checkBody, checkUrl, installStrictNumberFormats } from './input-guard'
 import { createMetrics, metricsPlugin, type MetricSources, type ServiceMetrics } from './metrics'
 import { requestLog, type Logger } from './request-log'
+import type { Tracing } from './tracing'
 
 export interface BaseAppOptions {
   service: string
@@ -21,6 +22,8 @@ export interface BaseAppOptions {
   metrics?: ServiceMetrics
   /** Caches and database pools whose state `/metrics` reports (when `metrics` is not given). */
   metricSources?: MetricSources
+  /** OpenTelemetry request spans (createTracing); absent, nothing is traced. */
+  tracing?: Tracing
 }
 
 /** Headers every answer carries: no MIME sniffing, no framing, no full URLs in Referer. */
@@ -45,6 +48,7 @@ export function createBaseApp(options: BaseAppOptions) {
   return (
     new Elysia({ name: `base.${options.service}` })
       .use(requestLog(options.logger))
+      .use(options.tracing ? options.tracing.plugin() : new Elysia({ name: 'kit.tracing.off' }))
       .use(metricsPlugin(options.metrics ?? createMetrics(options.service, options.metricSources)))
       .use(errorEnvelope(options.logger))
       .use(cors(options.corsOrigins))

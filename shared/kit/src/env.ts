@@ -11,6 +11,8 @@ export interface Config {
    * acks, rate limits and admin stay on `databaseUrl` (read-replica.ts).
    */
   databaseReadUrl?: string
+  /** OTLP/HTTP base URL for traces (OTEL_EXPORTER_OTLP_ENDPOINT); unset: no tracing at all. */
+  otlpEndpoint?: string
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string }
   publicMediaUrl?: string
   adminUsername?: string
@@ -69,6 +71,7 @@ export function readConfig(env: Env = process.env): Config {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])
   const databaseReadUrl = url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:'])
   if (databaseReadUrl && !databaseUrl) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary) to be set too')
+  const otlpEndpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'])
   const s3Endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:'])
   let s3: Config['s3']
   if (s3Endpoint) {
@@ -109,6 +112,7 @@ export function readConfig(env: Env = process.env): Config {
     dataDir: env.DATA_DIR || './data',
     databaseUrl,
     databaseReadUrl,
+    otlpEndpoint,
     s3,
     publicMediaUrl,
     adminUsername,
