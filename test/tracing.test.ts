@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { createTestDatabase, type TestDatabase } from '@app/db/testing'
-import { createTracing } from '@app/kit'
+import { createTracing, readConfig } from '@app/kit'
 import { freePort, repoRoot, stopProcess } from '../scripts/stack-lib'
 
 setDefaultTimeout(60_000)
@@ -131,6 +131,24 @@ test("a caller's traceparent is continued", async () => {
   expect(server?.parentSpanId).toBe(parent)
   expect(attr(server!, 'http.route')).toBe('/api/cities')
   expect(spans.some((s) => s.kind === 3 && s.parentSpanId === server!.spanId)).toBe(true)
+})
+
+test("a caller's not-sampled flag is followed: nothing exported for that trace, nor for its queries", async () => {
+  const unsampled = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1'
+  const sampled = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2'
+  expect((await fetch(`${base}/api/tags?limit=4`, { headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00` } })).status).toBe(200)
+  expect((await fetch(`${base}/api/tags?limit=6`, { headers: { traceparent: `00-${sampled}-00f067aa0ba902b7-01` } })).status).toBe(200)
+  // the sampled one, sent after, has arrived: the batch that would hold the other has been sent
+  expect((await spansOf(sampled, (s) => s.some((x) => x.kind === 2))).length).toBeGreaterThan(0)
+  expect(received.filter((s) => s.traceId === unsampled)).toEqual([])
+})
+
+test('sampling ratio from the standard variables, checked once', () => {
+  expect(readConfig({}).traceSampleRatio).toBe(1)
+  expect(readConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }).traceSampleRatio).toBe(0.1)
+  expect(() => readConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow('OTEL_TRACES_SAMPLER_ARG')
+  expect(() => readConfig({ OTEL_TRACES_SAMPLER: 'always_on' })).toThrow('OTEL_TRACES_SAMPLER')
+  expect(() => readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://x:4317' })).toThrow('OTEL_EXPORTER_OTLP_ENDPOINT')
 })
 
 test('without an endpoint there is no tracer, no plugin and no query observer', () => {

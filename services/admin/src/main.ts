@@ -8,7 +8,7 @@ import { bootstrapAdmin } from './users/service'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'admin')
-const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'admin' })
+const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'admin', sampleRatio: config.traceSampleRatio })
 const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
 // idempotent (an advisory lock makes concurrent starters apply them once), and the bootstrap
 // below needs the tables even when this service starts before the migrate job has finished

@@ -13,7 +13,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span 
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace'
 import { Elysia } from 'elysia'
 import type { QueryObserver } from '@app/db'
 
@@ -30,6 +30,8 @@ export interface TracingOptions {
   /** OTLP base URL (OTEL_EXPORTER_OTLP_ENDPOINT); traces go to `<endpoint>/v1/traces`. */
   endpoint?: string
   service: string
+  /** Share of new traces recorded (a caller's sampled flag is followed); default 1. */
+  sampleRatio?: number
   /** Longest wait before a batch is sent (ms). */
   exportDelayMs?: number
 }
@@ -45,6 +47,7 @@ export function createTracing(options: TracingOptions): Tracing | undefined {
   if (!options.endpoint) return undefined
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/$/, '')}/v1/traces` })
   const provider = new TracerProvider({
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.sampleRatio ?? 1) }),
     resource: resourceFromAttributes({ 'service.name': `event-catalog-${options.service}` }),
     spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: options.exportDelayMs ?? 1000, maxQueueSize: 4096 })],
   })
@@ -57,7 +60,7 @@ export function createTracing(options: TracingOptions): Tracing | undefined {
   const observeQuery: QueryObserver = (text) => {
     const parent = active.getStore()
     // queries outside a request (heartbeats, acks) would be a root span each: not traced
-    if (!parent) return noop
+    if (!parent || !trace.getSpan(parent)?.isRecording()) return noop
     const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY'
     const span = tracer.startSpan(
       operation,
