@@ -51,7 +51,10 @@ const app = createBaseApp({
   isDraining: () => lifecycle.draining,
   corsOrigins: config.corsOrigins,
   tracing,
-  metricSources: { caches: { catalog: catalog.cache, news: news.cache }, pools: { primary: database, 'read-catalog': catalog.readDatabase, 'read-news': news.readDatabase } },
+  metricSources: {
+    caches: { catalog: catalog.cache, news: news.cache },
+    pools: { primary: database, 'read-catalog': catalog.readDatabase, 'read-news': news.readDatabase },
+  },
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))
   .use(catalogService(catalog))

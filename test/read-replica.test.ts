@@ -21,7 +21,12 @@ setDefaultTimeout(60_000)
 const APPLY_DELAY_MS = 1500
 const bin = (() => {
   const root = '/usr/lib/postgresql'
-  const version = existsSync(root) ? readdirSync(root).sort().reverse().find((v) => existsSync(join(root, v, 'bin', 'initdb'))) : undefined
+  const version = existsSync(root)
+    ? readdirSync(root)
+        .sort()
+        .reverse()
+        .find((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    : undefined
   if (!version) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql')
   return join(root, version, 'bin')
 })()
@@ -53,7 +58,15 @@ function build() {
   const logger = createLogger('silent')
   return createBaseApp({ service: 'all', logger, checks: {} })
     .use(catalogService({ ...deps, trustedProxies: ['*'] }))
-    .use(adminService({ database: primary, rateLimiter: deps.rateLimiter, trustedProxies: ['*'], cookieSecure: false, loginMaxFailures: 5 }))
+    .use(
+      adminService({
+        database: primary,
+        rateLimiter: deps.rateLimiter,
+        trustedProxies: ['*'],
+        cookieSecure: false,
+        loginMaxFailures: 5,
+      }),
+    )
 }
 
 const routed = () => (deps.readDatabase as ReadDatabase).routed()
@@ -61,12 +74,43 @@ const routed = () => (deps.readDatabase as ReadDatabase).routed()
 beforeAll(async () => {
   if (isRoot) chownSync(workDir, Number(Bun.spawnSync(['id', '-u', 'postgres']).stdout.toString().trim()), -1)
   run([join(bin, 'initdb'), '-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8'])
-  run([join(bin, 'pg_ctl'), '-D', primaryDir, '-w', '-l', join(workDir, 'primary.log'), '-o',
-    `${common(primaryPort)} -c wal_level=replica -c max_wal_senders=4`, 'start'])
+  run([
+    join(bin, 'pg_ctl'),
+    '-D',
+    primaryDir,
+    '-w',
+    '-l',
+    join(workDir, 'primary.log'),
+    '-o',
+    `${common(primaryPort)} -c wal_level=replica -c max_wal_senders=4`,
+    'start',
+  ])
   started.push(primaryDir)
-  run([join(bin, 'pg_basebackup'), '-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream'])
-  run([join(bin, 'pg_ctl'), '-D', replicaDir, '-w', '-l', join(workDir, 'replica.log'), '-o',
-    `${common(replicaPort)} -c hot_standby=on -c recovery_min_apply_delay=${APPLY_DELAY_MS}ms`, 'start'])
+  run([
+    join(bin, 'pg_basebackup'),
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primaryPort),
+    '-U',
+    'postgres',
+    '-D',
+    replicaDir,
+    '-R',
+    '-X',
+    'stream',
+  ])
+  run([
+    join(bin, 'pg_ctl'),
+    '-D',
+    replicaDir,
+    '-w',
+    '-l',
+    join(workDir, 'replica.log'),
+    '-o',
+    `${common(replicaPort)} -c hot_standby=on -c recovery_min_apply_delay=${APPLY_DELAY_MS}ms`,
+    'start',
+  ])
   started.push(replicaDir)
 
   primary = await createDb(primaryUrl, { max: 5 })
@@ -83,7 +127,8 @@ afterAll(async () => {
   await deps?.readDatabase?.close()
   await replicaDirect?.close()
   await primary?.close()
-  for (const dir of started.reverse()) Bun.spawnSync(asPostgres([join(bin, 'pg_ctl'), '-D', dir, '-m', 'immediate', '-w', 'stop']))
+  for (const dir of started.reverse())
+    Bun.spawnSync(asPostgres([join(bin, 'pg_ctl'), '-D', dir, '-m', 'immediate', '-w', 'stop']))
   rmSync(workDir, { recursive: true, force: true })
 }, 60_000)
 
@@ -92,7 +137,9 @@ test('the replica really is a replica, and really lags', async () => {
   expect(recovering).toBe(true)
   expect(readConfig({ DATABASE_URL: primaryUrl, DATABASE_READ_URL: replicaUrl }).databaseReadUrl).toBe(replicaUrl)
   expect(() => readConfig({ DATABASE_READ_URL: replicaUrl })).toThrow('DATABASE_READ_URL needs DATABASE_URL')
-  expect(() => readConfig({ DATABASE_URL: primaryUrl, DATABASE_READ_URL: 'mysql://x' })).toThrow('DATABASE_READ_URL must start with')
+  expect(() => readConfig({ DATABASE_URL: primaryUrl, DATABASE_READ_URL: 'mysql://x' })).toThrow(
+    'DATABASE_READ_URL must start with',
+  )
 })
 
 test('public reads go to the replica once it has replayed the current version', async () => {

@@ -63,7 +63,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 50_000
   for (;;) {
-    const ok = await fetch(`${base}/ready`).then((r) => r.ok, () => false)
+    const ok = await fetch(`${base}/ready`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ok) break
     if (Date.now() > deadline) throw new Error('bun start did not become ready')
     await Bun.sleep(200)
@@ -95,7 +98,9 @@ test('a request becomes a server span with its route template and status, and it
   const deadline = Date.now() + 15_000
   let server: Exported | undefined
   while (!server && Date.now() < deadline) {
-    server = received.find((s) => s.kind === 2 && attr(s, 'http.route') === '/api/categories' && attr(s, 'url.path') === '/api/categories')
+    server = received.find(
+      (s) => s.kind === 2 && attr(s, 'http.route') === '/api/categories' && attr(s, 'url.path') === '/api/categories',
+    )
     if (!server) await Bun.sleep(100)
   }
   expect(server).toBeDefined()
@@ -136,8 +141,12 @@ test("a caller's traceparent is continued", async () => {
 test("a caller's not-sampled flag is followed: nothing exported for that trace, nor for its queries", async () => {
   const unsampled = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1'
   const sampled = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2'
-  expect((await fetch(`${base}/api/tags?limit=4`, { headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00` } })).status).toBe(200)
-  expect((await fetch(`${base}/api/tags?limit=6`, { headers: { traceparent: `00-${sampled}-00f067aa0ba902b7-01` } })).status).toBe(200)
+  expect(
+    (await fetch(`${base}/api/tags?limit=4`, { headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00` } })).status,
+  ).toBe(200)
+  expect(
+    (await fetch(`${base}/api/tags?limit=6`, { headers: { traceparent: `00-${sampled}-00f067aa0ba902b7-01` } })).status,
+  ).toBe(200)
   // the sampled one, sent after, has arrived: the batch that would hold the other has been sent
   expect((await spansOf(sampled, (s) => s.some((x) => x.kind === 2))).length).toBeGreaterThan(0)
   expect(received.filter((s) => s.traceId === unsampled)).toEqual([])
@@ -145,8 +154,12 @@ test("a caller's not-sampled flag is followed: nothing exported for that trace, 
 
 test('sampling ratio from the standard variables, checked once', () => {
   expect(readConfig({}).traceSampleRatio).toBe(1)
-  expect(readConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }).traceSampleRatio).toBe(0.1)
-  expect(() => readConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow('OTEL_TRACES_SAMPLER_ARG')
+  expect(readConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }).traceSampleRatio).toBe(
+    0.1,
+  )
+  expect(() => readConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(
+    'OTEL_TRACES_SAMPLER_ARG',
+  )
   expect(() => readConfig({ OTEL_TRACES_SAMPLER: 'always_on' })).toThrow('OTEL_TRACES_SAMPLER')
   expect(() => readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://x:4317' })).toThrow('OTEL_EXPORTER_OTLP_ENDPOINT')
 })

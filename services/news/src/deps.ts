@@ -1,5 +1,12 @@
 import { createDb, type Database, type QueryObserver } from '@app/db'
-import { createListeningVersionSource, createReadDatabase, createResponseCache, type Config, type RateLimiter, type ResponseCache } from '@app/kit'
+import {
+  createListeningVersionSource,
+  createReadDatabase,
+  createResponseCache,
+  type Config,
+  type RateLimiter,
+  type ResponseCache,
+} from '@app/kit'
 
 export interface NewsDeps {
   database: Database

@@ -10,7 +10,11 @@ const logger = createLogger(config.logLevel, 'news')
 const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'news', sampleRatio: config.traceSampleRatio })
 const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
 const lifecycle = createLifecycle()
-const deps = await newsDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database), observer: tracing?.observeQuery })
+const deps = await newsDepsFromConfig(config, {
+  database,
+  rateLimiter: createRateLimiter(database),
+  observer: tracing?.observeQuery,
+})
 const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins, tracing })
 serve(app, {
   port: config.port,

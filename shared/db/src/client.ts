@@ -71,7 +71,12 @@ type Counter = { inFlight: number }
  * postgres.js queries are lazy thenables that run on their first `then`: counting starts there
  * and ends when the query settles, whoever awaits it (drizzle calls `.values()` before awaiting).
  */
-function track<Q extends PromiseLike<unknown>>(query: Q, text: string, counter: Counter | undefined, observer?: QueryObserver): Q {
+function track<Q extends PromiseLike<unknown>>(
+  query: Q,
+  text: string,
+  counter: Counter | undefined,
+  observer?: QueryObserver,
+): Q {
   const then = query.then
   let started = false
   ;(query as { then: unknown }).then = function (this: Q, onFulfilled?: unknown, onRejected?: unknown) {

@@ -49,7 +49,9 @@ export function createTracing(options: TracingOptions): Tracing | undefined {
   const provider = new TracerProvider({
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.sampleRatio ?? 1) }),
     resource: resourceFromAttributes({ 'service.name': `event-catalog-${options.service}` }),
-    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: options.exportDelayMs ?? 1000, maxQueueSize: 4096 })],
+    spanProcessors: [
+      new BatchSpanProcessor({ exporter, scheduledDelayMillis: options.exportDelayMs ?? 1000, maxQueueSize: 4096 }),
+    ],
   })
   const tracer = provider.getTracer('event-catalog')
   const propagator = new W3CTraceContextPropagator()
@@ -66,7 +68,11 @@ export function createTracing(options: TracingOptions): Tracing | undefined {
       operation,
       {
         kind: SpanKind.CLIENT,
-        attributes: { 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': text.slice(0, MAX_STATEMENT_CHARS) },
+        attributes: {
+          'db.system.name': 'postgresql',
+          'db.operation.name': operation,
+          'db.query.text': text.slice(0, MAX_STATEMENT_CHARS),
+        },
       },
       parent,
     )
