@@ -9,6 +9,7 @@ import {
   createLifecycle,
   createLogger,
   createRateLimiter,
+  createTracing,
   docs,
   readConfigOrExit,
   serve,
@@ -20,7 +21,8 @@ import { newsDepsFromConfig, newsService } from '@app/news'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'all')
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite') })
+const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'all', sampleRatio: config.traceSampleRatio })
+const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
 await migrateDb(database)
 if (config.seedDemo && (await isEmptyCatalogue(database))) {
   await seedDemo(database)
@@ -28,7 +30,7 @@ if (config.seedDemo && (await isEmptyCatalogue(database))) {
 }
 await bootstrapAdmin(database, config, logger)
 
-const shared = { database, rateLimiter: createRateLimiter(database) }
+const shared = { database, rateLimiter: createRateLimiter(database), observer: tracing?.observeQuery }
 const media = await mediaDepsFromConfig(config, shared).catch(async (error) => {
   if (!(error instanceof ConfigError)) throw error
   console.error(`Invalid configuration: ${error.message}`)
@@ -41,9 +43,18 @@ const lifecycle = createLifecycle()
 const app = createBaseApp({
   service: 'all',
   logger,
-  checks: { database: () => database.ping(), storage: () => media.storage.ping() },
+  checks: {
+    database: () => database.ping(),
+    storage: () => media.storage.ping(),
+    ...(catalog.readDatabase ? { readDatabase: () => catalog.readDatabase!.ping() } : {}),
+  },
   isDraining: () => lifecycle.draining,
   corsOrigins: config.corsOrigins,
+  tracing,
+  metricSources: {
+    caches: { catalog: catalog.cache, news: news.cache },
+    pools: { primary: database, 'read-catalog': catalog.readDatabase, 'read-news': news.readDatabase },
+  },
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))
   .use(catalogService(catalog))
@@ -59,7 +70,9 @@ serve(app, {
   shutdownDelayMs: config.shutdownDelayMs,
   onClose: async () => {
     await Promise.all([catalog.cache?.close(), news.cache?.close()])
+    await Promise.all([catalog.readDatabase?.close(), news.readDatabase?.close()])
     await database.close()
+    await tracing?.shutdown()
   },
 })
 // where the editors go (through the gateway in production: https://<host>/admin/)

@@ -117,7 +117,7 @@ describe('deploy/observability', () => {
     ...(Bun.YAML.parse(readFileSync(rulesFile, 'utf8')) as any).groups.flatMap((g: any) => g.rules.map((r: any) => r.expr as string)),
   ]
   // names served by shared/kit/src/metrics.ts (prom-client), or by kube-state-metrics / postgres_exporter
-  const ours = /^(http_requests_total|http_request_duration_seconds_bucket|upload_bytes_total|process_resident_memory_bytes|nodejs_eventloop_lag_p99_seconds)$/
+  const ours = /^(http_requests_total|http_request_duration_seconds_bucket|upload_bytes_total|process_resident_memory_bytes|nodejs_eventloop_lag_p99_seconds|response_cache_(hits|misses|invalidations)_total|response_cache_bytes|db_pool_(in_use|waiting))$/
   const external = /^(kube_|pg_)/
 
   test('the dashboard is Grafana JSON whose panels all query a known metric', () => {

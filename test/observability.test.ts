@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
+import postgres from 'postgres'
+import { createDb } from '@app/db'
+import { sql as sqlText } from 'drizzle-orm'
 import { freePort, startStack, type Stack } from '../scripts/stack-lib'
 
 let stack: Stack
@@ -16,6 +19,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop()
 }, 60_000)
+
+const families = (map: Map<string, Family>, name: string) => {
+  const family = map.get(name)
+  expect(family).toBeDefined()
+  return family!
+}
 
 type Family = { name: string; type: string; metrics: { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }[] }
 
@@ -69,6 +78,72 @@ describe('metrics', () => {
     expect(res.status).toBe(200)
     const { families } = await scrape(stack.services.media[0]!.url)
     expect(Number(families.get('upload_bytes_total')?.metrics[0]?.value)).toBeGreaterThan(png.length)
+  })
+
+  test('response cache series: a hit increments hits, a write counts as an invalidation, entries and bytes follow', async () => {
+    const catalog = stack.services.catalog[0]!
+    const value = (families: Map<string, Family>, name: string) =>
+      Number(families.get(name)?.metrics.find((m) => m.labels?.cache === 'catalog')?.value)
+    // a URL of its own, so the first answer is a miss whatever ran before
+    const url = `${catalog.url}/api/events?limit=3&page=7`
+    expect((await fetch(url)).headers.get('x-cache')).toBe('miss')
+    const before = (await scrape(catalog.url)).families
+    expect(families(before, 'response_cache_hits_total').type).toBe('COUNTER')
+    expect(families(before, 'response_cache_entries').type).toBe('GAUGE')
+    expect(value(before, 'response_cache_entries')).toBeGreaterThanOrEqual(1)
+    expect(value(before, 'response_cache_bytes')).toBeGreaterThan(400)
+    expect((await fetch(url)).headers.get('x-cache')).toBe('hit')
+    const afterHit = (await scrape(catalog.url)).families
+    expect(value(afterHit, 'response_cache_hits_total')).toBe(value(before, 'response_cache_hits_total') + 1)
+    expect(value(afterHit, 'response_cache_misses_total')).toBe(value(before, 'response_cache_misses_total'))
+
+    // a public write (every published event's title rewritten unchanged) drops what depends on it
+    const sql = postgres(stack.databaseUrl, { max: 1, onnotice: () => {} })
+    try {
+      await sql`update events set title = title where status = 'published'`
+    } finally {
+      await sql.end()
+    }
+    const dropped = (f: Map<string, Family>) =>
+      value(f, 'response_cache_invalidations_total') + value(f, 'response_cache_clears_total')
+    let afterWrite = afterHit
+    for (let i = 0; i < 50 && dropped(afterWrite) === dropped(afterHit); i++) {
+      await Bun.sleep(50)
+      afterWrite = (await scrape(catalog.url)).families
+    }
+    expect(dropped(afterWrite)).toBeGreaterThan(dropped(afterHit))
+    expect(value(afterWrite, 'response_cache_entries')).toBeLessThan(value(afterHit, 'response_cache_entries'))
+    expect((await fetch(url)).headers.get('x-cache')).toBe('miss')
+  })
+
+  test('db pool series on every service with a database; in flight counted against the pool size', async () => {
+    for (const service of [stack.services.catalog[0]!, stack.services.news, stack.services.admin, stack.services.media[0]!]) {
+      const { families } = await scrape(service.url)
+      const of = (name: string) => Number(families.get(name)?.metrics.find((m) => m.labels?.pool === 'primary')?.value)
+      expect(of('db_pool_max')).toBeGreaterThan(0)
+      expect(of('db_pool_in_use')).toBeGreaterThanOrEqual(0)
+      expect(of('db_pool_in_use')).toBeLessThanOrEqual(of('db_pool_max'))
+      expect(of('db_pool_waiting')).toBe(0)
+    }
+    // what the gauges read, under load: 5 slow queries on a pool of 2 = 2 in use, 3 waiting
+    const database = await createDb(stack.databaseUrl, { max: 2 })
+    try {
+      const running = Array.from({ length: 5 }, () => database.rows(sqlText.raw('select pg_sleep(0.3)')))
+      await Bun.sleep(100)
+      expect(database.pool()).toEqual({ inFlight: 5, max: 2 })
+      await Promise.all(running)
+      expect(database.pool()).toEqual({ inFlight: 0, max: 2 })
+      // a transaction holds its connection (counted once) until it ends
+      let inside = -1
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sqlText.raw('select 1'))
+        inside = database.pool().inFlight
+      })
+      expect(inside).toBe(1)
+      expect(database.pool().inFlight).toBe(0)
+    } finally {
+      await database.close()
+    }
   })
 
   test('the gateway does not route /metrics', async () => {

@@ -30,6 +30,7 @@ export async function captureQueries(url: string, fn: (database: Database) => Pr
     url,
     rows: async <T>(query: Parameters<Database['rows']>[0]) => (await db.execute(query)) as unknown as T[],
     ping: async () => {},
+    pool: () => ({ inFlight: 0, max: 1 }),
     listen: async () => async () => {},
     close: () => client.end({ timeout: 5 }),
   }

@@ -1,4 +1,4 @@
-import { createBaseApp, docs, type Lifecycle, type Logger } from '@app/kit'
+import { createBaseApp, type Tracing, docs, type Lifecycle, type Logger } from '@app/kit'
 import type { AdminDeps } from './deps'
 import { adminService } from './index'
 
@@ -6,6 +6,7 @@ export interface AdminAppDeps extends AdminDeps {
   logger: Logger
   lifecycle?: Lifecycle
   corsOrigins?: readonly string[]
+  tracing?: Tracing
 }
 
 /** The admin service on its own: base (envelope, log, health) + docs + admin routes. */
@@ -16,6 +17,8 @@ export function createApp(deps: AdminAppDeps) {
     checks: { database: () => deps.database.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
+    tracing: deps.tracing,
+    metricSources: { pools: { primary: deps.database } },
   })
     .use(docs('Event Catalog API: admin', 'Login admin dan moderasi event.'))
     .use(adminService(deps))

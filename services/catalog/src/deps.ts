@@ -1,8 +1,17 @@
-import type { Database } from '@app/db'
-import { createListeningVersionSource, createResponseCache, type Config, type RateLimiter, type ResponseCache } from '@app/kit'
+import { createDb, type Database, type QueryObserver } from '@app/db'
+import {
+  createListeningVersionSource,
+  createReadDatabase,
+  createResponseCache,
+  type Config,
+  type RateLimiter,
+  type ResponseCache,
+} from '@app/kit'
 
 export interface CatalogDeps {
   database: Database
+  /** Public GET routes read here (a replica gated by read-replica.ts); `database` when absent. */
+  readDatabase?: Database
   rateLimiter: RateLimiter
   /** Public GET answers, exactly invalidated by the data version (one is made when absent). */
   cache?: ResponseCache
@@ -15,12 +24,17 @@ export interface CatalogDeps {
 
 export async function catalogDepsFromConfig(
   config: Config,
-  shared: { database: Database; rateLimiter: RateLimiter },
+  shared: { database: Database; rateLimiter: RateLimiter; observer?: QueryObserver },
 ): Promise<CatalogDeps> {
+  const versions = createListeningVersionSource(shared.database, { service: 'catalog' })
+  const readDatabase = config.databaseReadUrl
+    ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer }), versions)
+    : undefined
   return {
     database: shared.database,
     rateLimiter: shared.rateLimiter,
-    cache: createResponseCache({ versions: createListeningVersionSource(shared.database, { service: 'catalog' }) }),
+    cache: createResponseCache({ versions }),
+    readDatabase,
     submitLimitPerHour: config.submitLimitPerHour,
     trustedProxies: config.trustedProxies,
   }

@@ -14,12 +14,14 @@ export { catalogDepsFromConfig, type CatalogDeps } from './deps'
 /** Every catalog route: events, categories, cities, tags, stats, settings. */
 export const catalogService = (given: CatalogDeps) => {
   const deps = { ...given, cache: given.cache ?? createResponseCache({ versions: createVersionSource(given.database) }) }
+  // public reads may go to the replica; submissions (and their rate limit) stay on the primary
+  const reads = { ...deps, database: given.readDatabase ?? given.database }
   return new Elysia({ name: 'service.catalog' })
-    .use(eventRoutes(deps))
+    .use(eventRoutes(reads))
     .use(submissionRoutes(deps))
-    .use(categoryRoutes(deps))
-    .use(cityRoutes(deps))
-    .use(tagRoutes(deps))
-    .use(platformRoutes(deps))
-    .use(searchRoutes(deps))
+    .use(categoryRoutes(reads))
+    .use(cityRoutes(reads))
+    .use(tagRoutes(reads))
+    .use(platformRoutes(reads))
+    .use(searchRoutes(reads))
 }

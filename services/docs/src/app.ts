@@ -1,4 +1,4 @@
-import { createBaseApp, type Lifecycle, type Logger } from '@app/kit'
+import { createBaseApp, type Tracing, type Lifecycle, type Logger } from '@app/kit'
 import type { DocsDeps } from './deps'
 import { docsService } from './index'
 
@@ -6,6 +6,7 @@ export interface DocsAppDeps extends DocsDeps {
   logger: Logger
   lifecycle?: Lifecycle
   corsOrigins?: readonly string[]
+  tracing?: Tracing
 }
 
 export function createApp(deps: DocsAppDeps) {
@@ -15,5 +16,6 @@ export function createApp(deps: DocsAppDeps) {
     checks: {},
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
+    tracing: deps.tracing,
   }).use(docsService(deps))
 }

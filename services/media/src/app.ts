@@ -1,4 +1,4 @@
-import { createBaseApp, docs, type Lifecycle, type Logger } from '@app/kit'
+import { createBaseApp, type Tracing, docs, type Lifecycle, type Logger } from '@app/kit'
 import type { MediaDeps } from './deps'
 import { mediaService } from './index'
 
@@ -6,6 +6,7 @@ export interface MediaAppDeps extends MediaDeps {
   logger: Logger
   lifecycle?: Lifecycle
   corsOrigins?: readonly string[]
+  tracing?: Tracing
 }
 
 /** The media service on its own: base (envelope, log, health) + docs + media routes. */
@@ -16,6 +17,8 @@ export function createApp(deps: MediaAppDeps) {
     checks: { database: () => deps.database.ping(), storage: () => deps.storage.ping() },
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
+    tracing: deps.tracing,
+    metricSources: { pools: { primary: deps.database } },
   })
     .use(docs('Event Catalog API: media', 'Unggah gambar dan cek berkas.'))
     .use(mediaService(deps))

@@ -1,13 +1,14 @@
 // The media service as its own process: env -> deps -> listen.
 import { join } from 'node:path'
 import { createDb } from '@app/db'
-import { ConfigError, createLifecycle, createLogger, createRateLimiter, readConfigOrExit, serve } from '@app/kit'
+import { ConfigError, createLifecycle, createTracing, createLogger, createRateLimiter, readConfigOrExit, serve } from '@app/kit'
 import { createApp } from './app'
 import { mediaDepsFromConfig } from './deps'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'media')
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite') })
+const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'media', sampleRatio: config.traceSampleRatio })
+const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
 const lifecycle = createLifecycle()
 const deps = await mediaDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) }, { logger }).catch(
   async (error) => {
@@ -17,12 +18,15 @@ const deps = await mediaDepsFromConfig(config, { database, rateLimiter: createRa
     process.exit(1)
   },
 )
-const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins })
+const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins, tracing })
 serve(app, {
   port: config.port,
   service: 'media',
   logger,
   lifecycle,
   shutdownDelayMs: config.shutdownDelayMs,
-  onClose: () => database.close(),
+  onClose: async () => {
+    await database.close()
+    await tracing?.shutdown()
+  },
 })

@@ -1,16 +1,21 @@
 // The news service as its own process: env -> deps -> listen.
 import { join } from 'node:path'
 import { createDb } from '@app/db'
-import { createLifecycle, createLogger, createRateLimiter, readConfigOrExit, serve } from '@app/kit'
+import { createLifecycle, createTracing, createLogger, createRateLimiter, readConfigOrExit, serve } from '@app/kit'
 import { createApp } from './app'
 import { newsDepsFromConfig } from './deps'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'news')
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite') })
+const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'news', sampleRatio: config.traceSampleRatio })
+const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
 const lifecycle = createLifecycle()
-const deps = await newsDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) })
-const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins })
+const deps = await newsDepsFromConfig(config, {
+  database,
+  rateLimiter: createRateLimiter(database),
+  observer: tracing?.observeQuery,
+})
+const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins, tracing })
 serve(app, {
   port: config.port,
   service: 'news',
@@ -19,6 +24,8 @@ serve(app, {
   shutdownDelayMs: config.shutdownDelayMs,
   onClose: async () => {
     await deps.cache?.close()
+    await deps.readDatabase?.close()
     await database.close()
+    await tracing?.shutdown()
   },
 })

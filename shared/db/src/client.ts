@@ -22,8 +22,27 @@ export interface Database {
    * `onListen` runs at every (re)start). Resolves to a function that stops listening.
    */
   listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>
+  /** Queries and transactions sent and not yet settled, against the pool size (see PoolStats). */
+  pool(): PoolStats
   close(): Promise<void>
 }
+
+/**
+ * postgres.js does not expose its connection queues, so the pool is measured from outside:
+ * `inFlight` counts queries and transactions sent through this Database and not yet settled
+ * (a transaction counts once, for its whole duration: it holds one connection). Up to `max` of
+ * them hold a connection; the rest wait for one. The LISTEN connection is not counted.
+ */
+export interface PoolStats {
+  inFlight: number
+  max: number
+}
+
+/**
+ * Called as each query is sent (its SQL text); the function it returns is called once when the
+ * query settles, with the error if it failed. Tracing uses it for one span per query.
+ */
+export type QueryObserver = (text: string) => (error?: unknown) => void
 
 export interface CreateDbOptions {
   /** PGlite data directory when no URL is given; undefined keeps PGlite in memory. */
@@ -39,6 +58,8 @@ export interface CreateDbOptions {
    * sends no reset: without this a request would wait for ever.
    */
   queryDeadlineMs?: number
+  /** Sees every query (tracing); absent, queries are only counted for `pool()`. */
+  observer?: QueryObserver
 }
 
 /** Server-side limit per statement (a slow query). */
@@ -52,12 +73,85 @@ export const QUERY_DEADLINE_MS = 4000
  */
 export async function createDb(url: string | undefined, options: CreateDbOptions = {}): Promise<Database> {
   if (url) return createPostgres(url, options)
-  return createPglite(options.dataDir)
+  return createPglite(options.dataDir, options.observer)
+}
+
+type Counter = { inFlight: number }
+
+/**
+ * postgres.js queries are lazy thenables that run on their first `then`: counting starts there
+ * and ends when the query settles, whoever awaits it (drizzle calls `.values()` before awaiting).
+ */
+function track<Q extends PromiseLike<unknown>>(
+  query: Q,
+  text: string,
+  counter: Counter | undefined,
+  observer?: QueryObserver,
+): Q {
+  const then = query.then
+  let started = false
+  ;(query as { then: unknown }).then = function (this: Q, onFulfilled?: unknown, onRejected?: unknown) {
+    if (!started) {
+      started = true
+      if (counter) counter.inFlight++
+      const done = observer?.(text)
+      then.call(
+        query,
+        () => {
+          if (counter) counter.inFlight--
+          done?.()
+        },
+        (error: unknown) => {
+          if (counter) counter.inFlight--
+          done?.(error)
+        },
+      )
+    }
+    return then.call(query, onFulfilled as never, onRejected as never)
+  }
+  return query
+}
+
+/**
+ * The postgres.js client as drizzle sees it, with every query counted (and observed): `unsafe`
+ * (all drizzle queries), tagged templates, and `begin`/`savepoint`, whose transaction client is
+ * wrapped too. Inside a transaction queries are observed but not counted again.
+ */
+function instrumentPostgres<T extends object>(client: T, counter: Counter | undefined, observer?: QueryObserver): T {
+  return new Proxy(client, {
+    apply(target, thisArg, args) {
+      const result = Reflect.apply(target as (...a: unknown[]) => unknown, thisArg, args)
+      const strings = args[0] as TemplateStringsArray | undefined
+      if (Array.isArray(strings) && 'raw' in strings && result && typeof (result as PromiseLike<unknown>).then === 'function')
+        return track(result as PromiseLike<unknown>, strings.join('?'), counter, observer)
+      return result
+    },
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver)
+      if (typeof value !== 'function') return value
+      if (property === 'unsafe')
+        return (text: string, ...rest: unknown[]) => track(value.call(target, text, ...rest), text, counter, observer)
+      if (property === 'begin' || property === 'savepoint')
+        return async (...args: unknown[]) => {
+          const body = args[args.length - 1] as (tx: object) => unknown
+          args[args.length - 1] = (tx: object) => body(instrumentPostgres(tx, undefined, observer))
+          if (counter) counter.inFlight++
+          try {
+            return await value.apply(target, args)
+          } finally {
+            if (counter) counter.inFlight--
+          }
+        }
+      return value
+    },
+  })
 }
 
 function createPostgres(url: string, options: CreateDbOptions): Database {
-  const client = postgres(url, {
-    max: options.max ?? 10,
+  const max = options.max ?? 10
+  const counter: Counter = { inFlight: 0 }
+  const raw = postgres(url, {
+    max,
     connect_timeout: options.connectTimeoutSeconds ?? 3,
     idle_timeout: 30,
     onnotice: () => {},
@@ -65,21 +159,23 @@ function createPostgres(url: string, options: CreateDbOptions): Database {
   })
   // never below the server's own statement limit: a slow query is the server's to cancel
   const deadlineMs = options.queryDeadlineMs ?? Math.max(QUERY_DEADLINE_MS, (options.statementTimeoutMs ?? 0) + 500)
+  const client = instrumentPostgres(raw, counter, options.observer)
   // drizzle sends every query through `unsafe` (and transactions through `begin`/`savepoint`)
   const db = drizzlePostgres(withDeadline(client, deadlineMs) as typeof client, { schema }) as unknown as Db
   return {
     db,
     kind: 'postgres',
     url,
+    pool: () => ({ inFlight: counter.inFlight, max }),
     rows: async <T>(query: SQL) => (await db.execute(query)) as unknown as T[],
     ping: async () => {
       await deadline(client`select 1`, deadlineMs)
     },
     listen: async (channel, onNotify, onListen) => {
-      const { unlisten } = await client.listen(channel, onNotify, onListen)
+      const { unlisten } = await raw.listen(channel, onNotify, onListen)
       return unlisten
     },
-    close: () => client.end({ timeout: 5 }),
+    close: () => raw.end({ timeout: 5 }),
   }
 }
 
@@ -154,35 +250,70 @@ function withDeadline(client: any, ms: number): any {
   })
 }
 
-async function createPglite(dataDir: string | undefined): Promise<Database> {
+async function createPglite(dataDir: string | undefined, observer?: QueryObserver): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite')
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
   const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent')
   if (dataDir) (await import('node:fs')).mkdirSync(dataDir, { recursive: true })
-  return wrapPglite(await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent } }))
+  return wrapPglite(await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent } }), observer)
+}
+
+/** PGlite is one connection: `query`/`exec` count while they run, a transaction for its duration. */
+function instrumentPglite(client: PGliteInterface, counter: Counter, observer?: QueryObserver): PGliteInterface {
+  const wrap = (target: object, counted: boolean): never =>
+    new Proxy(target, {
+      get(object, property, receiver) {
+        const value = Reflect.get(object, property, receiver)
+        if (typeof value !== 'function') return value
+        if (property === 'query' || property === 'exec' || property === 'transaction')
+          return async (...args: unknown[]) => {
+            if (property === 'transaction') {
+              const body = args[0] as (tx: object) => unknown
+              args[0] = (tx: object) => body(wrap(tx, false))
+            }
+            const done = property === 'transaction' ? undefined : observer?.(String(args[0]))
+            if (counted) counter.inFlight++
+            try {
+              const result = await value.apply(object, args)
+              done?.()
+              return result
+            } catch (error) {
+              done?.(error)
+              throw error
+            } finally {
+              if (counted) counter.inFlight--
+            }
+          }
+        return value.bind(object)
+      },
+    }) as never
+  return wrap(client, true)
 }
 
 /** A Database over an already open PGlite instance. */
-export function wrapPglite(client: PGliteInterface): Database {
+export function wrapPglite(raw: PGliteInterface, observer?: QueryObserver): Database {
+  const counter: Counter = { inFlight: 0 }
+  const client = instrumentPglite(raw, counter, observer)
   const db = drizzlePglite(client as PGlite, { schema }) as unknown as Db
   let closed = false
   return {
     db,
     kind: 'pglite',
+    pool: () => ({ inFlight: counter.inFlight, max: 1 }),
     rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
     ping: async () => {
       if (closed) throw new DatabaseUnavailableError('database closed')
       await client.query('select 1')
     },
     listen: async (channel, onNotify, onListen) => {
-      const unlisten = await client.listen(channel, onNotify)
+      const unlisten = await raw.listen(channel, onNotify)
       onListen?.()
       return unlisten
     },
     close: async () => {
       if (closed) return
       closed = true
-      await client.close()
+      await raw.close()
     },
   }
 }

@@ -5,8 +5,9 @@ import { cors } from './cors'
 import { errorEnvelope, HttpError, MESSAGES } from './errors'
 import { health, type ReadinessCheck } from './health'
 import { checkBody, checkUrl, installStrictNumberFormats } from './input-guard'
-import { createMetrics, metricsPlugin, type ServiceMetrics } from './metrics'
+import { createMetrics, metricsPlugin, type MetricSources, type ServiceMetrics } from './metrics'
 import { requestLog, type Logger } from './request-log'
+import type { Tracing } from './tracing'
 
 export interface BaseAppOptions {
   service: string
@@ -19,6 +20,10 @@ export interface BaseAppOptions {
   corsOrigins?: readonly string[]
   /** Prometheus metrics served on `/metrics`; a fresh registry when not given. */
   metrics?: ServiceMetrics
+  /** Caches and database pools whose state `/metrics` reports (when `metrics` is not given). */
+  metricSources?: MetricSources
+  /** OpenTelemetry request spans (createTracing); absent, nothing is traced. */
+  tracing?: Tracing
 }
 
 /** Headers every answer carries: no MIME sniffing, no framing, no full URLs in Referer. */
@@ -43,7 +48,8 @@ export function createBaseApp(options: BaseAppOptions) {
   return (
     new Elysia({ name: `base.${options.service}` })
       .use(requestLog(options.logger))
-      .use(metricsPlugin(options.metrics ?? createMetrics(options.service)))
+      .use(options.tracing ? options.tracing.plugin() : new Elysia({ name: 'kit.tracing.off' }))
+      .use(metricsPlugin(options.metrics ?? createMetrics(options.service, options.metricSources)))
       .use(errorEnvelope(options.logger))
       .use(cors(options.corsOrigins))
       .use(compression())

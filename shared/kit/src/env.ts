@@ -6,6 +6,18 @@ export interface Config {
   port: number
   dataDir: string
   databaseUrl?: string
+  /**
+   * A streaming replica for public reads (catalog and news GET routes); writes, LISTEN/NOTIFY,
+   * acks, rate limits and admin stay on `databaseUrl` (read-replica.ts).
+   */
+  databaseReadUrl?: string
+  /** OTLP/HTTP base URL for traces (OTEL_EXPORTER_OTLP_ENDPOINT); unset: no tracing at all. */
+  otlpEndpoint?: string
+  /**
+   * Share of new traces recorded (OTEL_TRACES_SAMPLER=parentbased_traceidratio with
+   * OTEL_TRACES_SAMPLER_ARG); a caller's sampled flag is always followed. Default 1.
+   */
+  traceSampleRatio: number
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string }
   publicMediaUrl?: string
   adminUsername?: string
@@ -62,6 +74,19 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 export function readConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535)
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])
+  const databaseReadUrl = url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:'])
+  if (databaseReadUrl && !databaseUrl) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary) to be set too')
+  const otlpEndpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'])
+  const sampler = env.OTEL_TRACES_SAMPLER || 'parentbased_always_on'
+  if (!['parentbased_always_on', 'parentbased_traceidratio'].includes(sampler))
+    throw new ConfigError(`OTEL_TRACES_SAMPLER must be parentbased_always_on or parentbased_traceidratio, got "${sampler}"`)
+  let traceSampleRatio = 1
+  if (sampler === 'parentbased_traceidratio') {
+    const raw = env.OTEL_TRACES_SAMPLER_ARG ?? ''
+    traceSampleRatio = raw === '' ? 1 : Number(raw)
+    if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw || '1'))
+      throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "${raw}"`)
+  }
   const s3Endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:'])
   let s3: Config['s3']
   if (s3Endpoint) {
@@ -101,6 +126,9 @@ export function readConfig(env: Env = process.env): Config {
     port,
     dataDir: env.DATA_DIR || './data',
     databaseUrl,
+    databaseReadUrl,
+    otlpEndpoint,
+    traceSampleRatio,
     s3,
     publicMediaUrl,
     adminUsername,

@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { PoolStats } from '@app/db'
+import type { CacheStats } from './response-cache'
 
 const UPLOAD_ROUTE = '/api/upload'
 
@@ -16,7 +18,14 @@ export interface ServiceMetrics {
 // covers a 2 ms cache hit to a 10 s upload
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-export function createMetrics(service: string): ServiceMetrics {
+/** What a scrape reads at that moment: response caches and database pools, by name. */
+export interface MetricSources {
+  caches?: Record<string, { stats(): CacheStats } | undefined>
+  /** `primary`, and `read` when DATABASE_READ_URL is set. */
+  pools?: Record<string, { pool(): PoolStats } | undefined>
+}
+
+export function createMetrics(service: string, sources: MetricSources = {}): ServiceMetrics {
   const registry = new Registry()
   registry.setDefaultLabels({ service })
   // process memory (resident, heap), CPU, GC and event-loop lag (nodejs_eventloop_lag_*)
@@ -34,6 +43,50 @@ export function createMetrics(service: string): ServiceMetrics {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   })
+  const caches = Object.entries(sources.caches ?? {}).filter((e): e is [string, { stats(): CacheStats }] => e[1] !== undefined)
+  const pools = Object.entries(sources.pools ?? {}).filter((e): e is [string, { pool(): PoolStats }] => e[1] !== undefined)
+  // read at scrape time from the caches' own counters: nothing is added to the request path
+  const cacheSeries = (name: string, help: string, read: (s: CacheStats) => number, counter: boolean) => {
+    const config = {
+      name,
+      help,
+      labelNames: ['cache'] as const,
+      registers: [registry],
+      collect(this: Gauge<'cache'> | Counter<'cache'>) {
+        this.reset()
+        for (const [cache, source] of caches) {
+          const value = read(source.stats())
+          if (this instanceof Gauge) this.set({ cache }, value)
+          else this.inc({ cache }, value)
+        }
+      },
+    }
+    return counter ? new Counter(config) : new Gauge(config)
+  }
+  if (caches.length > 0) {
+    cacheSeries('response_cache_hits_total', 'Public GET answers served from the response cache', (s) => s.hits, true)
+    cacheSeries('response_cache_misses_total', 'Public GET answers computed (not in the cache, or invalidated)', (s) => s.misses, true)
+    cacheSeries('response_cache_entries', 'Answers held in the response cache', (s) => s.entries, false)
+    cacheSeries('response_cache_bytes', 'Bytes the response cache holds (bodies, compressed forms, keys, bookkeeping)', (s) => s.bytes, false)
+    cacheSeries('response_cache_invalidations_total', 'Cached answers dropped because a write changed what they depend on', (s) => s.invalidated, true)
+    cacheSeries('response_cache_clears_total', 'Whole-cache clears (a write whose changed keys were not known)', (s) => s.clears, true)
+  }
+  if (pools.length > 0) {
+    const poolGauge = (name: string, help: string, read: (p: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['pool'],
+        registers: [registry],
+        collect() {
+          this.reset()
+          for (const [pool, source] of pools) this.set({ pool }, read(source.pool()))
+        },
+      })
+    poolGauge('db_pool_in_use', 'Queries/transactions holding a pool connection now (in flight, up to the pool size)', (p) => Math.min(p.inFlight, p.max))
+    poolGauge('db_pool_waiting', 'Queries/transactions sent and waiting for a free pool connection (in flight beyond the pool size)', (p) => Math.max(0, p.inFlight - p.max))
+    poolGauge('db_pool_max', 'Connections the pool may open', (p) => p.max)
+  }
   const uploaded = new Counter({ name: 'upload_bytes_total', help: 'Request bytes of accepted uploads (multipart body as declared)', registers: [registry] })
 
   return {
