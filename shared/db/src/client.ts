@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SQL } from 'drizzle-orm'
 import postgres from 'postgres'
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite'
+import { createListener, type Listener } from './listener'
 import { schema } from './schema'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -18,8 +19,9 @@ export interface Database {
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>
   /**
-   * LISTEN on a channel (a dedicated connection on PostgreSQL, re-established after a drop;
-   * `onListen` runs at every (re)start). Resolves to a function that stops listening.
+   * LISTEN on a channel (a dedicated connection on PostgreSQL, re-established after every drop
+   * and retried until the database answers again; `onListen` runs at every (re)start).
+   * Resolves to a function that stops listening.
    */
   listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>
   /** Queries and transactions sent and not yet settled, against the pool size (see PoolStats). */
@@ -60,12 +62,28 @@ export interface CreateDbOptions {
   queryDeadlineMs?: number
   /** Sees every query (tracing); absent, queries are only counted for `pool()`. */
   observer?: QueryObserver
+  /**
+   * Queries with parameters as named prepared statements (PostgreSQL plans each shape once per
+   * connection). Off behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  prepare?: boolean
 }
 
 /** Server-side limit per statement (a slow query). */
 export const STATEMENT_TIMEOUT_MS = 3500
 /** Client-side limit per query (a hung server): just above the statement timeout. */
 export const QUERY_DEADLINE_MS = 4000
+
+/**
+ * Seconds before a closed connection reconnects, after `retries` failed attempts in a row (shared
+ * by the pool): 25-50 ms, doubling, at most 0.5-1 s. postgres.js's default (3^n/100 s, up to
+ * 10-20 s) grows past ten seconds after a handful of refused attempts while the database is
+ * down, and then queries wait in its queue until their deadline instead of failing at once, and
+ * the pool (and the LISTEN connection) reconnects up to 20 s after the database is back.
+ */
+export function reconnectBackoff(retries: number): number {
+  return Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2)
+}
 
 /**
  * PostgreSQL through postgres.js when `url` is set, PGlite (Postgres in WASM) otherwise.
@@ -117,7 +135,22 @@ function track<Q extends PromiseLike<unknown>>(
  * (all drizzle queries), tagged templates, and `begin`/`savepoint`, whose transaction client is
  * wrapped too. Inside a transaction queries are observed but not counted again.
  */
-function instrumentPostgres<T extends object>(client: T, counter: Counter | undefined, observer?: QueryObserver): T {
+/**
+ * drizzle sends every query through `unsafe` with `prepare: false`, so PostgreSQL would parse and
+ * plan each one again (the related-events query plans in ~3 ms and runs in ~1): queries with
+ * parameters become named prepared statements, one per query shape and connection (the shapes
+ * are bounded by the code: values are always parameters).
+ */
+function prepared(params: unknown[] | undefined, options: object | undefined): object | undefined {
+  return params?.length ? { ...options, prepare: true } : options
+}
+
+function instrumentPostgres<T extends object>(
+  client: T,
+  counter: Counter | undefined,
+  observer: QueryObserver | undefined,
+  prepare: boolean,
+): T {
   return new Proxy(client, {
     apply(target, thisArg, args) {
       const result = Reflect.apply(target as (...a: unknown[]) => unknown, thisArg, args)
@@ -130,11 +163,12 @@ function instrumentPostgres<T extends object>(client: T, counter: Counter | unde
       const value = Reflect.get(target, property, receiver)
       if (typeof value !== 'function') return value
       if (property === 'unsafe')
-        return (text: string, ...rest: unknown[]) => track(value.call(target, text, ...rest), text, counter, observer)
+        return (text: string, params?: unknown[], options?: object) =>
+          track(value.call(target, text, params, prepare ? prepared(params, options) : options), text, counter, observer)
       if (property === 'begin' || property === 'savepoint')
         return async (...args: unknown[]) => {
           const body = args[args.length - 1] as (tx: object) => unknown
-          args[args.length - 1] = (tx: object) => body(instrumentPostgres(tx, undefined, observer))
+          args[args.length - 1] = (tx: object) => body(instrumentPostgres(tx, undefined, observer, prepare))
           if (counter) counter.inFlight++
           try {
             return await value.apply(target, args)
@@ -150,16 +184,18 @@ function instrumentPostgres<T extends object>(client: T, counter: Counter | unde
 function createPostgres(url: string, options: CreateDbOptions): Database {
   const max = options.max ?? 10
   const counter: Counter = { inFlight: 0 }
-  const raw = postgres(url, {
-    max,
+  const connectionOptions = {
     connect_timeout: options.connectTimeoutSeconds ?? 3,
-    idle_timeout: 30,
+    backoff: reconnectBackoff,
     onnotice: () => {},
     connection: { statement_timeout: options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS, application_name: 'event-catalog' },
-  })
+  }
+  const raw = postgres(url, { ...connectionOptions, max, idle_timeout: 30 })
+  // LISTEN gets its own connection, opened on the first listen()
+  let listener: Listener | undefined
   // never below the server's own statement limit: a slow query is the server's to cancel
   const deadlineMs = options.queryDeadlineMs ?? Math.max(QUERY_DEADLINE_MS, (options.statementTimeoutMs ?? 0) + 500)
-  const client = instrumentPostgres(raw, counter, options.observer)
+  const client = instrumentPostgres(raw, counter, options.observer, options.prepare ?? true)
   // drizzle sends every query through `unsafe` (and transactions through `begin`/`savepoint`)
   const db = drizzlePostgres(withDeadline(client, deadlineMs) as typeof client, { schema }) as unknown as Db
   return {
@@ -171,11 +207,13 @@ function createPostgres(url: string, options: CreateDbOptions): Database {
     ping: async () => {
       await deadline(client`select 1`, deadlineMs)
     },
-    listen: async (channel, onNotify, onListen) => {
-      const { unlisten } = await raw.listen(channel, onNotify, onListen)
-      return unlisten
+    listen: (channel, onNotify, onListen) => {
+      listener ??= createListener(url, connectionOptions)
+      return listener.listen(channel, onNotify, onListen)
     },
-    close: () => raw.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([raw.end({ timeout: 5 }), listener?.end()])
+    },
   }
 }
 
@@ -346,6 +384,44 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof e.message === 'string' && /PGlite is closed|database closed/i.test(e.message)) return true
   }
   return false
+}
+
+// A lost or refused connection: errno codes of a socket call (node:net sets `syscall`),
+// postgres.js's own connection errors, and the server errors that end a session (class 08
+// connection exception, 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now,
+// 53300 too many connections).
+const SOCKET_ERRNO_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+])
+const DRIVER_CONNECTION_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT'])
+const SESSION_ENDING_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/
+
+/**
+ * True when an error (possibly wrapped by drizzle in `cause`) only says that one database
+ * connection was lost or refused: nothing about the data or the code that sent the query.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  for (let e: any = error, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause, depth++) {
+    const code = typeof e.code === 'string' ? e.code : ''
+    if (SOCKET_ERRNO_CODES.has(code) && typeof e.syscall === 'string') return true
+    if (DRIVER_CONNECTION_CODES.has(code)) return true
+    if (e.name === 'PostgresError' && SESSION_ENDING_SQLSTATE.test(code)) return true
+  }
+  return false
+}
+
+/** The first `code` in an error's cause chain (SQLSTATE, errno or driver code), for logs. */
+export function errorCode(error: unknown): string | undefined {
+  for (let e: any = error, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause, depth++)
+    if (typeof e.code === 'string') return e.code
+  return undefined
 }
 
 /** The Postgres SQLSTATE of an error, looking through drizzle's wrapper. */

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { isDatabaseUnavailable, sqlState } from '@app/db'
+import { errorCode, isDatabaseUnavailable, sqlState } from '@app/db'
 import { requestIdOf, type Logger } from './request-log'
 
 export type FieldError = { field: string; message: string }
@@ -138,7 +138,11 @@ function toEnvelope({ code, error, request }: { code: unknown; error: unknown; r
       return envelope(401, 'Sesi tidak valid atau telah berakhir')
   }
   if (isDatabaseUnavailable(error)) {
-    logger.warn('database unavailable', { request_id: requestIdOf(request), error: String((error as any)?.message ?? error) })
+    logger.warn('database unavailable', {
+      request_id: requestIdOf(request),
+      code: errorCode(error),
+      error: String((error as any)?.message ?? error),
+    })
     return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '5' })
   }
   const refused = refusedByDatabase(sqlState(error))

@@ -156,6 +156,10 @@ export async function awaitReplicas(database: Database, logger?: Logger): Promis
     sql`select version from data_versions where scope = 'public'`,
   )
   const deadline = performance.now() + WRITER_WAIT_MS
+  // acknowledgements normally arrive within a few ms; a replica that died keeps writers waiting
+  // for the whole window, so the polling backs off rather than sending a query every 2 ms per
+  // waiting writer (which, with a replica SIGKILLed under load, saturated the database)
+  let pause = 2
   for (;;) {
     const [{ behind }] = await database.rows<{ behind: number }>(sql`
       select count(*)::int as behind from cache_replicas
@@ -165,6 +169,7 @@ export async function awaitReplicas(database: Database, logger?: Logger): Promis
       logger?.warn('cache replicas did not acknowledge a write in time', { behind, version: Number(version) })
       return
     }
-    await Bun.sleep(2)
+    await Bun.sleep(pause)
+    pause = Math.min(pause * 2, 50)
   }
 }

@@ -1,4 +1,5 @@
 import type { Elysia } from 'elysia'
+import { guardProcess } from './process-guard'
 import type { Logger } from './request-log'
 
 export interface Lifecycle {
@@ -18,7 +19,8 @@ export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024
 /**
  * Listens on `port` and shuts down gracefully on SIGTERM/SIGINT: /ready turns 503, after
  * `shutdownDelayMs` the listener closes, requests in flight finish, then the database pool
- * closes and the process exits.
+ * closes and the process exits. A lost database connection that escapes the driver is logged
+ * and survived (process-guard.ts).
  */
 export function serve(
   app: Elysia<any, any, any, any, any, any, any>,
@@ -32,6 +34,7 @@ export function serve(
     shutdownDelayMs?: number
   },
 ) {
+  guardProcess(options.logger)
   // while draining, every answer closes its connection: no idle keep-alive connection of the
   // gateway is left to carry a request after the listener closed and the pool is gone
   app.onRequest(({ set }) => {
@@ -44,7 +47,9 @@ export function serve(
     if (stopping) return
     stopping = true
     options.lifecycle.draining = true
-    options.logger.info('shutting down', { signal })
+    // warn, not info: a replica that leaves on a signal (an orchestrator, or someone's pkill) must
+    // show in a log kept at `warn`, or its exit looks like a crash that printed nothing
+    options.logger.warn('shutting down', { signal })
     try {
       if (options.shutdownDelayMs) await Bun.sleep(options.shutdownDelayMs)
       // without `true`, stop() lets in-flight requests finish before it resolves
