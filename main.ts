@@ -22,7 +22,11 @@ import { newsDepsFromConfig, newsService } from '@app/news'
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'all')
 const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'all', sampleRatio: config.traceSampleRatio })
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
+const database = await createDb(config.databaseUrl, {
+  dataDir: join(config.dataDir, 'pglite'),
+  observer: tracing?.observeQuery,
+  prepare: config.databasePrepare,
+})
 await migrateDb(database)
 if (config.seedDemo && (await isEmptyCatalogue(database))) {
   await seedDemo(database)

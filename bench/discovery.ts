@@ -12,6 +12,7 @@ import { pageRequest } from '@app/kit'
 import { eventFacets } from '../services/catalog/src/events/facets'
 import type { EventListQuery } from '../services/catalog/src/events/model'
 import { relatedEvents } from '../services/catalog/src/events/related'
+import { findPublishedEvent } from '../services/catalog/src/events/service'
 import { listEvents } from '../services/catalog/src/events/service'
 import { WAKTU } from '../services/catalog/src/events/windows'
 
@@ -34,8 +35,7 @@ const categories = (await database.rows<{ slug: string }>(sql`select slug from c
 const sample = await database.rows<{ id: string }>(
   sql`select id from events where status = 'published' order by hashtext(id) limit 50`,
 )
-const tagsOf = async (id: string) =>
-  (await database.rows<{ tag_id: string }>(sql`select tag_id from event_tags where event_id = ${id}`)).map((r) => r.tag_id)
+const relatedTo = async (id: string) => (await findPublishedEvent(database, id))!.relatedTo
 const POINTS = [
   { lat: -6.2, lng: 106.82 },
   { lat: -6.91, lng: 107.61 },
@@ -62,7 +62,7 @@ const SCENARIOS: [string, (() => Promise<unknown>)[]][] = [
   ['facets=1 + kota', cities.map((kota) => () => eventFacets(database, { kota }, now))],
   ['facets=1 + kota + waktu=akhir-pekan', cities.map((kota) => () => eventFacets(database, { kota, waktu: 'akhir-pekan' }, now))],
   ['facets=1 + kategori + gratis', categories.map((kategori) => () => eventFacets(database, { kategori, gratis: '1' }, now))],
-  ['related (detail)', sample.map(({ id }) => async () => relatedEvents(database, id, await tagsOf(id), now))],
+  ['related (detail)', sample.map(({ id }) => async () => relatedEvents(database, await relatedTo(id), now))],
 ]
 
 function day(offset: number) {

@@ -9,7 +9,11 @@ import { bootstrapAdmin } from './users/service'
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'admin')
 const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'admin', sampleRatio: config.traceSampleRatio })
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
+const database = await createDb(config.databaseUrl, {
+  dataDir: join(config.dataDir, 'pglite'),
+  observer: tracing?.observeQuery,
+  prepare: config.databasePrepare,
+})
 // idempotent (an advisory lock makes concurrent starters apply them once), and the bootstrap
 // below needs the tables even when this service starts before the migrate job has finished
 await migrateDb(database)

@@ -28,12 +28,12 @@ export async function catalogDepsFromConfig(
 ): Promise<CatalogDeps> {
   const versions = createListeningVersionSource(shared.database, { service: 'catalog' })
   const readDatabase = config.databaseReadUrl
-    ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer }), versions)
+    ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer, prepare: config.databasePrepare }), versions)
     : undefined
   return {
     database: shared.database,
     rateLimiter: shared.rateLimiter,
-    cache: createResponseCache({ versions }),
+    cache: createResponseCache({ versions, maxBytes: config.responseCacheBytes }),
     readDatabase,
     submitLimitPerHour: config.submitLimitPerHour,
     trustedProxies: config.trustedProxies,

@@ -8,7 +8,11 @@ import { catalogDepsFromConfig } from './deps'
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'catalog')
 const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'catalog', sampleRatio: config.traceSampleRatio })
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
+const database = await createDb(config.databaseUrl, {
+  dataDir: join(config.dataDir, 'pglite'),
+  observer: tracing?.observeQuery,
+  prepare: config.databasePrepare,
+})
 const lifecycle = createLifecycle()
 const deps = await catalogDepsFromConfig(config, {
   database,

@@ -8,7 +8,11 @@ import { mediaDepsFromConfig } from './deps'
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'media')
 const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'media', sampleRatio: config.traceSampleRatio })
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
+const database = await createDb(config.databaseUrl, {
+  dataDir: join(config.dataDir, 'pglite'),
+  observer: tracing?.observeQuery,
+  prepare: config.databasePrepare,
+})
 const lifecycle = createLifecycle()
 const deps = await mediaDepsFromConfig(config, { database, rateLimiter: createRateLimiter(database) }, { logger }).catch(
   async (error) => {

@@ -27,13 +27,13 @@ export async function newsDepsFromConfig(
 ): Promise<NewsDeps> {
   const versions = createListeningVersionSource(shared.database, { service: 'news' })
   const readDatabase = config.databaseReadUrl
-    ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer }), versions)
+    ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer, prepare: config.databasePrepare }), versions)
     : undefined
   return {
     database: shared.database,
     rateLimiter: shared.rateLimiter,
     trustedProxies: config.trustedProxies,
-    cache: createResponseCache({ versions }),
+    cache: createResponseCache({ versions, maxBytes: config.responseCacheBytes }),
     readDatabase,
   }
 }

@@ -8,7 +8,11 @@ import { newsDepsFromConfig } from './deps'
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'news')
 const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'news', sampleRatio: config.traceSampleRatio })
-const database = await createDb(config.databaseUrl, { dataDir: join(config.dataDir, 'pglite'), observer: tracing?.observeQuery })
+const database = await createDb(config.databaseUrl, {
+  dataDir: join(config.dataDir, 'pglite'),
+  observer: tracing?.observeQuery,
+  prepare: config.databasePrepare,
+})
 const lifecycle = createLifecycle()
 const deps = await newsDepsFromConfig(config, {
   database,

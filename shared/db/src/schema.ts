@@ -142,8 +142,8 @@ export const events = pgTable(
     index('events_status_start_idx').on(t.status, t.startDate, t.id),
     index('events_status_price_idx').on(t.status, t.ticketPriceMin, t.id),
     index('events_status_title_idx').on(t.status, t.title, t.id),
-    index('events_category_idx').on(t.categoryId, t.status),
-    index('events_city_idx').on(t.cityId, t.status),
+    index('events_category_created_idx').on(t.categoryId, t.status, t.createdAt, t.id),
+    index('events_city_created_idx').on(t.cityId, t.status, t.createdAt, t.id),
     // the common "events in this city of this category, soonest first" list
     index('events_city_category_start_idx').on(t.cityId, t.categoryId, t.status, t.startDate, t.id),
     index('events_type_idx').on(t.eventType, t.status),
@@ -159,6 +159,8 @@ export const events = pgTable(
     // related events: upcoming in this category / city, ending soonest (migration 0009)
     index('events_category_end_idx').on(t.categoryId, t.status, t.endDate, t.id),
     index('events_city_end_idx').on(t.cityId, t.status, t.endDate, t.id),
+    index('events_city_category_end_idx').on(t.cityId, t.categoryId, t.status, t.endDate, t.id),
+    index('events_count_idx').on(t.status, t.categoryId, t.cityId, t.eventType, t.isFree),
     // near me: the bounding box before the haversine test
     index('events_lat_lng_idx')
       .on(t.latitude, t.longitude)

@@ -26,6 +26,10 @@ export interface Config {
   seedDemo: boolean
   trustedProxies: string[]
   submitLimitPerHour: number
+  /** Prepared statements on PostgreSQL (off behind a pooler that cannot keep them). */
+  databasePrepare: boolean
+  /** Bytes of public answers each catalog/news process keeps in memory. */
+  responseCacheBytes: number
   uploadLimitPerMinute: number
   checkFileLimitPerMinute: number
   loginMaxFailures: number
@@ -137,6 +141,8 @@ export function readConfig(env: Env = process.env): Config {
     seedDemo: flag(env, 'SEED_DEMO', !databaseUrl),
     trustedProxies,
     submitLimitPerHour: integer(env, 'SUBMIT_LIMIT_PER_HOUR', 10, 1, 1_000_000),
+    databasePrepare: flag(env, 'DATABASE_PREPARE', true),
+    responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     uploadLimitPerMinute: integer(env, 'UPLOAD_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
     checkFileLimitPerMinute: integer(env, 'CHECK_FILE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),

@@ -114,6 +114,32 @@ describe('response cache', () => {
     expect(await (await cache.respond(request(), 'a', compute(3))).json()).toEqual({ n: 0 })
   })
 
+  test('cold entries keep only their gzip form and still answer plain and compressed clients', async () => {
+    // ~20 KB of JSON per answer, ~1 KB gzipped: plain forms for one answer only
+    const body = (n: number) => ({ n, items: Array.from({ length: 400 }, (_, i) => ({ id: i, title: `Acara ${i}` })) })
+    const cache = createResponseCache({ versions: fixedVersion({ v: 1 }), maxBytes: 200_000, hotBytes: 30_000 })
+    const computed: number[] = []
+    const compute = (n: number) => async () => (computed.push(n), { status: 200, body: body(n) })
+    for (let n = 0; n < 20; n++) await cache.respond(request(), `k${n}`, compute(n))
+    const stats = cache.stats()
+    // twenty answers of ~20 KB would be 400 KB plain: they all stay, most of them compressed
+    expect(stats.entries).toBe(20)
+    expect(stats.bytes).toBeLessThanOrEqual(200_000)
+    expect(stats.hotBytes).toBeLessThanOrEqual(30_000)
+    // a cold one: answered from memory, decompressed for a plain client, as gzip for others
+    const plain = await cache.respond(request(), 'k0', compute(-1))
+    expect(plain.headers.get('x-cache')).toBe('hit')
+    expect(await plain.json()).toEqual(body(0))
+    const zipped = await cache.respond(request({ 'accept-encoding': 'gzip' }), 'k1', compute(-1))
+    expect(zipped.headers.get('content-encoding')).toBe('gzip')
+    expect(JSON.parse(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer()))))).toEqual(body(1))
+    const brotli = await cache.respond(request({ 'accept-encoding': 'br' }), 'k2', compute(-1))
+    expect(brotli.headers.get('content-encoding')).toBe('br')
+    expect(computed).toEqual(Array.from({ length: 20 }, (_, n) => n))
+    expect(cache.stats().bytes).toBeLessThanOrEqual(200_000)
+    expect(cache.stats().hotBytes).toBeLessThanOrEqual(30_000)
+  })
+
   test('a write drops exactly the answers that depend on its keys', async () => {
     let listener: (version: number, keys: string[] | null) => void = () => {}
     const box = { v: 1 }

@@ -41,7 +41,9 @@ export function createVersionSource(database: Database, scope = 'public'): Versi
 
 export interface CachedBody {
   status: number
-  body: unknown
+  /** The answer, serialised here; or `json`, already serialised (written by the database). */
+  body?: unknown
+  json?: string
   /**
    * When the answer changes by itself, without a write (an article scheduled to appear at a
    * given time): the entry is not used from that moment (epoch ms).
@@ -57,20 +59,32 @@ export interface CachedBody {
 
 interface Entry {
   status: number
-  body: Uint8Array
+  /** The JSON as sent without compression; dropped from cold entries (see `hotBytes`). */
+  identity?: Uint8Array
+  /** The gzip form, kept for every entry worth compressing: the copy that stays in memory. */
+  gzip?: Uint8Array
+  /** A remembered value (`remember`): kept as is, never sent. */
+  value?: unknown
+  /** Other encodings (br, zstd), made on first request for each. */
+  encoded?: Partial<Record<Encoding, Uint8Array>>
   etag: string
   expiresAt: number
   deps: string[] | null
-  /** what it costs the byte budget: the body, its compressed forms, key and bookkeeping */
+  /** what it costs the byte budget: its forms, key and bookkeeping */
   bytes: number
-  /** Compressed forms, made on first request for each encoding (counted in `bytes`). */
-  encoded?: Partial<Record<Encoding, Uint8Array>>
 }
 
 export interface ResponseCacheOptions {
   versions: VersionSource
-  /** What one process keeps, counted as the bytes of the bodies, keys and bookkeeping. */
+  /** What one process keeps, counted as the bytes of the bodies (every form), keys and bookkeeping. */
   maxBytes?: number
+  /**
+   * Of `maxBytes`, how much may hold uncompressed forms. Every entry keeps its gzip form (JSON
+   * compresses 4-8x), the most recently used also their plain form, so a plain request for a
+   * popular answer costs no decompression and the long tail still fits: several times the answers
+   * a cache of plain bodies would hold in the same bytes. Default: a quarter.
+   */
+  hotBytes?: number
 }
 
 export interface CacheStats {
@@ -78,6 +92,8 @@ export interface CacheStats {
   misses: number
   entries: number
   bytes: number
+  /** Of `bytes`, the uncompressed forms. */
+  hotBytes: number
   /** Entries dropped by writes (exact keys), and whole clears (no keys known). */
   invalidated: number
   clears: number
@@ -89,6 +105,12 @@ export interface ResponseCache {
    * computes, stores and answers. Adds an ETag and answers a matching If-None-Match with 304.
    */
   respond(request: Request, key: string, compute: () => Promise<CachedBody>, cacheControl?: string): Promise<Response>
+  /**
+   * A part of answers kept on its own, under the same rules (a list's total, shared by its sorts
+   * and pages): the remembered value while no write changed what it depends on. Only inside a
+   * `respond` computation: it relies on the data version that `respond` has just read.
+   */
+  remember<T>(key: string, compute: () => Promise<{ value: T; deps?: string[]; expiresAt?: number }>): Promise<T>
   readonly size: number
   stats(): CacheStats
   /** Stops the version source (its listener and replica registration, if any). */
@@ -102,12 +124,18 @@ export const PUBLIC_CACHE_CONTROL = 'public, no-cache'
 /** Map/Set/object overhead of one entry, measured roughly with Bun's heap stats. */
 const ENTRY_OVERHEAD_BYTES = 400
 const encoder = new TextEncoder()
+const depBytes = (deps: string[] | undefined) => deps?.reduce((n, d) => n + d.length * 2 + 64, 0) ?? 0
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024
+  const maxBytes = options.maxBytes ?? 48 * 1024 * 1024
+  const maxHotBytes = options.hotBytes ?? Math.floor(maxBytes / 4)
   let version = -1
   let bytes = 0
+  let hotBytes = 0
+  /** every entry, least recently used first (a hit moves its entry to the end) */
   const entries = new Map<string, Entry>()
+  /** entries holding a plain form that could be dropped (they have gzip), least recently used first */
+  const hot = new Map<string, Entry>()
   /** dependency key -> cache keys of the entries that depend on it */
   const dependents = new Map<string, Set<string>>()
   /** entries that depend on everything (no deps declared) */
@@ -119,6 +147,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     if (!entry) return
     entries.delete(key)
     bytes -= entry.bytes
+    if (hot.delete(key)) hotBytes -= entry.identity!.byteLength
     if (!entry.deps) undeclared.delete(key)
     else
       for (const dep of entry.deps) {
@@ -130,9 +159,11 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
 
   function clear() {
     entries.clear()
+    hot.clear()
     dependents.clear()
     undeclared.clear()
     bytes = 0
+    hotBytes = 0
     counters.clears++
   }
 
@@ -152,6 +183,39 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     version = next
   })
 
+  /** Adds `size` bytes of a form to a stored entry (or to one never stored, then only to itself). */
+  function grow(key: string, entry: Entry, size: number) {
+    entry.bytes += size
+    if (entries.get(key) === entry) bytes += size
+  }
+
+  /** Keeps the plain form of `entry` (most recently used), then trims both budgets. */
+  function makeHot(key: string, entry: Entry) {
+    if (!entry.gzip || entries.get(key) !== entry) return
+    if (hot.delete(key)) hot.set(key, entry)
+    else {
+      hot.set(key, entry)
+      hotBytes += entry.identity!.byteLength
+    }
+    trim()
+  }
+
+  function trim() {
+    // the coldest plain forms go first: their gzip form stays
+    for (const [key, entry] of hot) {
+      if (hotBytes <= maxHotBytes) break
+      hot.delete(key)
+      hotBytes -= entry.identity!.byteLength
+      bytes -= entry.identity!.byteLength
+      entry.bytes -= entry.identity!.byteLength
+      entry.identity = undefined
+    }
+    for (const oldKey of entries.keys()) {
+      if (bytes <= maxBytes) break
+      remove(oldKey)
+    }
+  }
+
   function store(key: string, entry: Entry) {
     remove(key)
     entries.set(key, entry)
@@ -163,11 +227,32 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         if (!set) dependents.set(dep, (set = new Set()))
         set.add(key)
       }
-    // least recently used first (a hit moves its entry to the end)
-    for (const oldKey of entries.keys()) {
-      if (bytes <= maxBytes) break
-      remove(oldKey)
+    makeHot(key, entry)
+    trim()
+  }
+
+  function plainBody(key: string, entry: Entry): Uint8Array {
+    if (entry.identity) {
+      makeHot(key, entry)
+      return entry.identity
     }
+    // a cold entry: decompress (a few microseconds for an API answer) and keep it hot again
+    const identity = Bun.gunzipSync(entry.gzip as Uint8Array<ArrayBuffer>)
+    entry.identity = identity
+    grow(key, entry, identity.byteLength)
+    makeHot(key, entry)
+    return identity
+  }
+
+  function encodedBody(key: string, entry: Entry, encoding: Encoding): Uint8Array {
+    if (encoding === 'gzip') return entry.gzip!
+    let body = entry.encoded?.[encoding]
+    if (!body) {
+      body = compress(encoding, entry.identity ?? Bun.gunzipSync(entry.gzip as Uint8Array<ArrayBuffer>))
+      ;(entry.encoded ??= {})[encoding] = body
+      grow(key, entry, body.byteLength)
+    }
+    return body
   }
 
   function toResponse(request: Request, key: string, entry: Entry, cacheControl: string, hit: boolean): Response {
@@ -177,61 +262,94 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     if (match && entry.status === 200 && match.split(',').some((tag) => tag.trim() === entry.etag || tag.trim() === '*'))
       return new Response(null, { status: 304, headers })
     const type = { 'content-type': 'application/json; charset=utf-8' }
-    const encoding =
-      entry.body.byteLength >= COMPRESSION_MIN_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : undefined
-    if (!encoding) return new Response(entry.body, { status: entry.status, headers: { ...headers, ...type } })
-    let body = entry.encoded?.[encoding]
-    if (!body) {
-      body = compress(encoding, entry.body)
-      ;(entry.encoded ??= {})[encoding] = body
-      entry.bytes += body.byteLength
-      // only an entry still in the cache counts (a slow request's answer was never stored)
-      if (entries.get(key) === entry) bytes += body.byteLength
+    const encoding = entry.gzip ? negotiateEncoding(request.headers.get('accept-encoding')) : undefined
+    if (!encoding) return new Response(plainBody(key, entry), { status: entry.status, headers: { ...headers, ...type } })
+    return new Response(encodedBody(key, entry, encoding), {
+      status: entry.status,
+      headers: { ...headers, ...type, 'content-encoding': encoding },
+    })
+  }
+
+  /** The entry for `key`: from memory while the version holds, else computed (and stored). */
+  async function lookup(key: string, compute: () => Promise<CachedBody>): Promise<{ entry: Entry; hit: boolean }> {
+    const current = await options.versions.current()
+    if (current > version) {
+      // a version whose changes this process was not told: anything may have changed
+      clear()
+      version = current
     }
-    return new Response(body, { status: entry.status, headers: { ...headers, ...type, 'content-encoding': encoding } })
+    let entry = current === version ? entries.get(key) : undefined
+    if (entry && entry.expiresAt <= Date.now()) entry = undefined
+    if (entry) {
+      counters.hits++
+      // refresh its place: least recently used entries are evicted first
+      entries.delete(key)
+      entries.set(key, entry)
+      return { entry, hit: true }
+    }
+    counters.misses++
+    const computed = await compute()
+    const { status, expiresAt, deps } = computed
+    const json = encoder.encode(computed.json ?? JSON.stringify(computed.body))
+    const gzip = json.byteLength >= COMPRESSION_MIN_BYTES ? compress('gzip', json) : undefined
+    entry = {
+      status,
+      identity: json,
+      gzip,
+      etag: `W/"${Bun.hash(json).toString(36)}"`,
+      expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
+      deps: deps ?? null,
+      bytes:
+        json.byteLength +
+        (gzip?.byteLength ?? 0) +
+        key.length * 2 +
+        ENTRY_OVERHEAD_BYTES +
+        depBytes(deps),
+    }
+    // a request that computed from data older than a write that arrived meanwhile answers
+    // without storing
+    if (version === current) store(key, entry)
+    return { entry, hit: false }
   }
 
   return {
     get size() {
       return entries.size
     },
-    stats: () => ({ ...counters, entries: entries.size, bytes }),
+    stats: () => ({ ...counters, entries: entries.size, bytes, hotBytes }),
     close: async () => {
       await options.versions.close?.()
     },
     async respond(request, key, compute, cacheControl = PUBLIC_CACHE_CONTROL) {
-      const current = await options.versions.current()
-      if (current > version) {
-        // a version whose changes this process was not told: anything may have changed
-        clear()
-        version = current
-      }
-      let entry = current === version ? entries.get(key) : undefined
-      if (entry && entry.expiresAt <= Date.now()) entry = undefined
-      const hit = entry !== undefined
-      if (entry) {
+      const { entry, hit } = await lookup(key, compute)
+      return toResponse(request, key, entry, cacheControl, hit)
+    },
+    async remember(key, compute) {
+      // kept as the value itself (never sent, so never serialised or compressed); the version was
+      // read by the `respond` this runs inside
+      const memoKey = `=${key}`
+      const cached = entries.get(memoKey)
+      if (cached && cached.expiresAt > Date.now()) {
         counters.hits++
-        // refresh its place: least recently used entries are evicted first
-        entries.delete(key)
-        entries.set(key, entry)
-      } else {
-        counters.misses++
-        const { status, body, expiresAt, deps } = await compute()
-        const json = encoder.encode(JSON.stringify(body))
-        entry = {
-          status,
-          body: json,
-          etag: `W/"${Bun.hash(json).toString(36)}"`,
+        entries.delete(memoKey)
+        entries.set(memoKey, cached)
+        return cached.value as never
+      }
+      counters.misses++
+      const at = version
+      const { value, deps, expiresAt } = await compute()
+      if (version === at)
+        store(memoKey, {
+          status: 200,
+          value,
+          etag: '',
           expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
           deps: deps ?? null,
-          bytes:
-            json.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES + (deps?.reduce((n, d) => n + d.length * 2 + 64, 0) ?? 0),
-        }
-        // a request that computed from data older than a write that arrived meanwhile answers
-        // without storing
-        if (version === current) store(key, entry)
-      }
-      return toResponse(request, key, entry, cacheControl, hit)
+          // its JSON length and a quarter more for the objects around it (the strings in such values,
+          // database text, are one byte a character in the engine unless they hold non-Latin-1 text)
+          bytes: Math.ceil(JSON.stringify(value).length * 1.25) + memoKey.length * 2 + ENTRY_OVERHEAD_BYTES + depBytes(deps),
+        })
+      return value
     },
   }
 }

@@ -33,10 +33,10 @@ export function discoveryConditions(query: EventListQuery, nowMs: number): SQL[]
   return out
 }
 
-/** `distance_km` when the query has a point. */
-export function discoveryColumns(query: EventListQuery): { distanceKm?: SQL.Aliased<number> } {
+/** The distance (km) to show as `distance_km` when the query has a point. */
+export function discoveryDistance(query: EventListQuery): SQL | undefined {
   const point = nearPoint(query)
-  return point ? { distanceKm: sql<number>`${distanceSql(point)}`.as('distance_km') } : {}
+  return point ? distanceSql(point) : undefined
 }
 
 /** The order of `sort=distance` (nearest first, id as tie-breaker); undefined for the others. */

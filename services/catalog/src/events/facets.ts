@@ -24,8 +24,8 @@ const WAKTU_LABELS: Record<string, string> = {
 
 const byCountThenLabel = (a: FacetValue, b: FacetValue) => b.count - a.count || a.label.localeCompare(b.label)
 
-// Each count groups by the events column alone (an index-only scan on events_category_idx,
-// events_city_idx, events_type_idx or events_free_idx when no other filter needs the row), names
+// Each count groups by the events column alone (an index-only scan on events_count_idx,
+// events_city_created_idx, events_type_idx or events_free_idx when no other filter needs the row), names
 // are joined to the few groups afterwards.
 export async function eventFacets({ db }: Database, query: EventListQuery, nowMs: number): Promise<Facets> {
   const without = (key: keyof EventListQuery) => listFilter({ ...query, [key]: undefined }, nowMs)

@@ -65,8 +65,3 @@ export function nearCondition(p: Point): SQL {
     and "events"."longitude" between ${p.lng - dLng}::float8 and ${p.lng + dLng}::float8
     and ${distanceSql(p)} <= ${p.radiusKm}::float8)`
 }
-
-export function roundKm(value: number | string | null): number | null {
-  if (value === null) return null
-  return Math.round(Number(value) * 100) / 100
-}

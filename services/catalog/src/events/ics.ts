@@ -202,7 +202,7 @@ export async function eventsCalendar(
 ): Promise<Response> {
   validateDiscovery(query)
   const page = pageRequest(query, 100, 500)
-  const ids = (await listQueries(database, await prepareSearch(database, query), page, { now: nowMs }).page).map((r) => r.id)
+  const ids = (await listQueries(database, await prepareSearch(database, query), page, { now: nowMs }).ids).map((r) => r.id)
   const rows = await icsRows(database, ids)
   return calendarResponse(request, toCalendar(rows, { name: 'Jelajah Event', baseUrl: originOf(request) }), 'events.ics')
 }

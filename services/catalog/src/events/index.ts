@@ -4,6 +4,7 @@ import { cacheKey, errorResponse, movedPermanently, pagination, pageRequest, slu
 import type { CatalogContext } from '../deps'
 import { validateDiscovery } from './discovery'
 import { eventFacets } from './facets'
+import { jsonArray } from './cards'
 import { eventCalendar, eventsCalendar } from './ics'
 import { eventDetailResponse, eventListQuery, eventListResponse, slugParams } from './model'
 import { relatedEvents } from './related'
@@ -24,18 +25,17 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
           const page = pageRequest(query, 12, 100)
           const searchReady = await prepareSearch(database, query)
           const [{ items, total, exact }, facets] = await Promise.all([
-            listEvents(database, searchReady, page, { now: at }),
+            listEvents(database, searchReady, page, { now: at, remember: cache.remember, expiresAt: datedUntil }),
             query.facets === '1' ? eventFacets(database, searchReady, at) : undefined,
           ])
           const pages = pagination(page, total, true)
+          const json =
+            `{"success":true,"data":${jsonArray(items)},` +
+            `"pagination":${JSON.stringify(exact ? pages : { ...pages, total_exact: false })}` +
+            `${facets ? `,"facets":${JSON.stringify(facets)}` : ''}}`
           return {
             status: 200,
-            body: {
-              success: true,
-              data: items,
-              pagination: exact ? pages : { ...pages, total_exact: false },
-              ...(facets && { facets }),
-            },
+            json,
             expiresAt: datedUntil,
             deps: listDeps(query),
           }
@@ -73,20 +73,17 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
         const at = now()
         const datedUntil = nextDateChange(at)
         const response = await cache.respond(request, cacheKey('event', { ...params, _dated: datedUntil }), async () => {
-          const event = await findPublishedEvent(database, params.slug)
+          const found = await findPublishedEvent(database, params.slug)
           const self = `event:${params.slug}`
-          if (!event) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
-          const related = await relatedEvents(
-            database,
-            event.id,
-            event.tags.map((t) => t.id),
-            at,
-          )
+          if (!found) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
+          const related = await relatedEvents(database, found.relatedTo, at, cache.remember)
           // `related` lists upcoming events: it changes when a date does
           // related events come from the same category, city and tags: a change there may change them
-          const deps = [self, `list:cat:${event.category_slug}`, ...event.tags.map((t) => `list:tag:${t.slug}`)]
-          if (event.city_slug) deps.push(`list:city:${event.city_slug}`)
-          return { status: 200, body: { success: true, event: { ...event, related } }, expiresAt: datedUntil, deps }
+          const deps = [self, `list:cat:${found.categorySlug}`, ...found.tagSlugs.map((t) => `list:tag:${t}`)]
+          if (found.citySlug) deps.push(`list:city:${found.citySlug}`)
+          // the detail's JSON as the database wrote it, `related` added as its last field
+          const json = `{"success":true,"event":${found.json.slice(0, -1)},"related":${jsonArray(related)}}}`
+          return { status: 200, json, expiresAt: datedUntil, deps }
         })
         // an old slug of a renamed event: 301 to the current one
         if (response.status !== 404) return response

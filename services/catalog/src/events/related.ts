@@ -1,60 +1,143 @@
 // `related` on the event detail: up to 4 published events that have not ended yet (in their own
-// zone) and share the category, the city or a tag. Candidates come from four small index-ordered
-// reads in one statement (same city + category, same category, same city, same tag), at most 12
-// each, those ending soonest first (events_status_end_idx gives that order from today on); they
-// are then ranked by what they share (a shared tag and the category weigh 2, the city 1), the
-// soonest first among equals.
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm'
-import { categories, cities, events, type Database } from '@app/db'
-import { listColumns, toListItem } from './service'
-import { waktuCondition } from './windows'
+// zone) and share the category, the city or a tag. Candidates come from small index-ordered
+// reads: the events of the same city + category, of the category, of the city (the 6 ending
+// soonest, index-only scans), and per tag its 6 most recently added upcoming events (the tag index
+// read backwards). They are ranked by what they share with the event (a shared tag and the
+// category weigh 2, the city 1), the soonest first among equals.
+//
+// Each read is one "branch" shared by every event filed under the same category, city or tag, so
+// the route keeps branches in its cache (`remember`, with the change keys of that category, city
+// or tag): a detail page's miss then costs the event's own query and, mostly, no related query at
+// all. The cost is bounded by the number of tags (at most 10), never by how many events share them.
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { categories, cities, eventTags, events, type Database } from '@app/db'
+import type { ResponseCache } from '@app/kit'
+import { CARD_FIELDS, jsonOf } from './cards'
+import { nextDateChange, waktuCondition } from './windows'
 
 export const RELATED_LIMIT = 4
-const CANDIDATES = 12
-const TAG_LINKS = 200
+/** Candidates per branch: enough to rank, few enough to stay a handful of index entries each. */
+const CANDIDATES = 6
+
+/** What `related` is computed from: the event and what it is filed under. */
+export interface RelatedTo {
+  id: string
+  categoryId: string
+  categorySlug: string
+  cityId: string | null
+  citySlug: string | null
+  tags: { id: string; slug: string }[]
+}
+
+/** A candidate: what ranking needs, and its card. */
+interface Candidate {
+  id: string
+  categoryId: string
+  cityId: string | null
+  startDate: string
+  tagIds: string[]
+  card: string
+}
+
+interface Branch {
+  key: string
+  /** the change keys of the category, city or tag it reads */
+  deps: string[]
+  read(database: Database, nowMs: number): Promise<Candidate[]>
+}
+
+const CARD = jsonOf(CARD_FIELDS)
+const candidateColumns = {
+  id: events.id,
+  categoryId: events.categoryId,
+  cityId: events.cityId,
+  startDate: events.startDate,
+  tagIds: sql<string[]>`array(select et.tag_id from event_tags et where et.event_id = ${events.id})`,
+  card: CARD,
+}
+
+/** One more than kept: the event itself may be among them. */
+const soonest =
+  (where: SQL) =>
+  ({ db }: Database, nowMs: number) =>
+    db
+      .select(candidateColumns)
+      .from(events)
+      .innerJoin(categories, eq(categories.id, events.categoryId))
+      .leftJoin(cities, eq(cities.id, events.cityId))
+      .where(and(eq(events.status, 'published'), waktuCondition('mendatang', nowMs), where))
+      .orderBy(events.endDate, events.id)
+      .limit(CANDIDATES + 1)
+
+const newestOfTag =
+  (tagId: string) =>
+  ({ db }: Database, nowMs: number) =>
+    db
+      .select(candidateColumns)
+      .from(eventTags)
+      .innerJoin(events, eq(events.id, eventTags.eventId))
+      .innerJoin(categories, eq(categories.id, events.categoryId))
+      .leftJoin(cities, eq(cities.id, events.cityId))
+      .where(and(eq(eventTags.tagId, tagId), eq(events.status, 'published'), waktuCondition('mendatang', nowMs)))
+      .orderBy(desc(eventTags.eventId))
+      .limit(CANDIDATES + 1)
+
+function branchesOf(self: RelatedTo): Branch[] {
+  const category = `list:cat:${self.categorySlug}`
+  const branches: Branch[] = [
+    { key: `related:cat:${self.categoryId}`, deps: [category], read: soonest(eq(events.categoryId, self.categoryId)) },
+  ]
+  if (self.cityId) {
+    const city = `list:city:${self.citySlug}`
+    branches.push(
+      {
+        key: `related:city-cat:${self.cityId}:${self.categoryId}`,
+        deps: [city, category],
+        read: soonest(and(eq(events.cityId, self.cityId), eq(events.categoryId, self.categoryId))!),
+      },
+      { key: `related:city:${self.cityId}`, deps: [city], read: soonest(eq(events.cityId, self.cityId)) },
+    )
+  }
+  for (const tag of self.tags)
+    branches.push({ key: `related:tag:${tag.id}`, deps: [`list:tag:${tag.slug}`], read: newestOfTag(tag.id) })
+  return branches
+}
 
 /**
- * The related events of the event `eventId` whose tags are `tagIds` (the detail has them): one
- * query, whatever the number of candidates.
+ * The related events of `self`, each one's JSON text. With `remember` (the route's cache) each
+ * branch is read once until a write touches its category, city or tag, or the date changes.
  */
-export async function relatedEvents({ db }: Database, eventId: string, tagIds: string[], nowMs: number) {
-  const upcoming = and(eq(events.status, 'published'), ne(events.id, eventId), waktuCondition('mendatang', nowMs))!
-  const selfCategory = sql`(select s.category_id from events s where s.id = ${eventId})`
-  const selfCity = sql`(select s.city_id from events s where s.id = ${eventId})`
-  const tagList = tagIds.length
-    ? sql.join(
-        tagIds.map((t) => sql`${t}`),
-        sql`, `,
-      )
-    : undefined
-  // uncorrelated subqueries over "events": each is its own small index-ordered read
-  const candidates = (where: SQL) =>
-    sql`(select ${events.id} from ${events} where ${upcoming} and ${where} order by ${events.endDate}, ${events.id} limit ${CANDIDATES})`
-  const reads = [
-    candidates(and(sql`${events.cityId} = ${selfCity}`, sql`${events.categoryId} = ${selfCategory}`)!),
-    candidates(sql`${events.categoryId} = ${selfCategory}`),
-    candidates(sql`${events.cityId} = ${selfCity}`),
-  ]
-  // from at most TAG_LINKS of the tags' links (event_tags_tag_idx; the LIMIT keeps the planner
-  // from walking every upcoming event until enough carry a rare tag): bounded, whatever the tags
-  if (tagList)
-    reads.push(
-      sql`(select ${events.id} from ${events} where ${events.id} in (
-        select et.event_id from event_tags et where et.tag_id in (${tagList}) limit ${TAG_LINKS}
-      ) and ${upcoming} order by ${events.endDate}, ${events.id} limit ${CANDIDATES})`,
-    )
-  const rows = await db
-    .select({
-      ...listColumns,
-      score: sql<number>`(
-        (case when ${events.categoryId} = ${selfCategory} then 2 else 0 end) +
-        (case when ${events.cityId} = ${selfCity} then 1 else 0 end) +
-        ${tagList ? sql`2 * (select count(*) from event_tags et where et.event_id = ${events.id} and et.tag_id in (${tagList}))` : sql`0`})::int`,
-    })
-    .from(events)
-    .innerJoin(categories, eq(categories.id, events.categoryId))
-    .leftJoin(cities, eq(cities.id, events.cityId))
-    .where(sql`${events.id} in (${sql.join(reads, sql` union `)})`)
-  rows.sort((a, b) => Number(b.score) - Number(a.score) || a.startDate.localeCompare(b.startDate) || a.id.localeCompare(b.id))
-  return rows.slice(0, RELATED_LIMIT).map(({ score: _score, ...row }) => toListItem(row))
+export async function relatedEvents(
+  database: Database,
+  self: RelatedTo,
+  nowMs: number,
+  remember?: ResponseCache['remember'],
+): Promise<string[]> {
+  const expiresAt = nextDateChange(nowMs)
+  const lists = await Promise.all(
+    branchesOf(self).map((branch) =>
+      remember
+        ? remember(`${branch.key}@${expiresAt}`, async () => ({
+            value: await branch.read(database, nowMs),
+            deps: branch.deps,
+            expiresAt,
+          }))
+        : branch.read(database, nowMs),
+    ),
+  )
+  const selfTags = new Set(self.tags.map((t) => t.id))
+  const candidates = new Map<string, Candidate & { score: number }>()
+  for (const list of lists)
+    for (const c of list.filter((c) => c.id !== self.id).slice(0, CANDIDATES)) {
+      if (candidates.has(c.id)) continue
+      const score =
+        (c.categoryId === self.categoryId ? 2 : 0) +
+        (self.cityId !== null && c.cityId === self.cityId ? 1 : 0) +
+        2 * c.tagIds.filter((t) => selfTags.has(t)).length
+      candidates.set(c.id, { ...c, score })
+    }
+  return [...candidates.values()]
+    .sort((a, b) => b.score - a.score || a.startDate.localeCompare(b.startDate) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, RELATED_LIMIT)
+    .map((c) => c.card)
 }

@@ -1,21 +1,19 @@
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import {
   categories,
   cities,
   eventSearchMatch,
   eventSearchQuery,
-  eventTags,
   events,
   prefixSearchQuery,
-  tags,
-  toHourMinute,
-  toNumber,
   type Database,
+  type Db,
 } from '@app/db'
-import type { PageRequest } from '@app/kit'
-import { discoveryColumns, discoveryConditions, discoveryOrder } from './discovery'
-import { roundKm } from './geo'
+import { cacheKey, type PageRequest, type ResponseCache } from '@app/kit'
+import { CARD_FIELDS, DETAIL_FIELDS, distanceField, jsonOf } from './cards'
+import { discoveryConditions, discoveryDistance, discoveryOrder } from './discovery'
 import type { EventListQuery, EventSort } from './model'
+import type { RelatedTo } from './related'
 
 const ORDER: Record<EventSort, SQL[]> = {
   created_at_desc: [desc(events.createdAt), desc(events.id)],
@@ -23,6 +21,20 @@ const ORDER: Record<EventSort, SQL[]> = {
   start_date_desc: [desc(events.startDate), desc(events.id)],
   price_asc: [asc(events.ticketPriceMin), asc(events.id)],
   title_asc: [asc(events.title), asc(events.id)],
+}
+
+/**
+ * The same orders on expressions no index provides, for a search whose matches are few (its capped
+ * count stayed exact): sorting a few hundred rows found through the search index beats walking an
+ * order index past every event that does not match, which the planner picks when it misjudges a
+ * rare word's share (a word no event has: 390 ms for nothing, EXPLAIN read).
+ */
+const ORDER_OF_FEW: Record<EventSort, SQL[]> = {
+  created_at_desc: [desc(sql`${events.createdAt} + interval '0 seconds'`), desc(events.id)],
+  start_date_asc: [asc(sql`${events.startDate} + 0`), asc(events.id)],
+  start_date_desc: [desc(sql`${events.startDate} + 0`), desc(events.id)],
+  price_asc: [asc(sql`${events.ticketPriceMin} + 0`), asc(events.id)],
+  title_asc: [asc(sql`${events.title} || ''`), asc(events.id)],
 }
 
 /** A list query whose `q` was turned into its tsquery (typo expansion needs a lookup). */
@@ -86,88 +98,35 @@ export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
   return and(...conditions)!
 }
 
-export const listColumns = {
-  id: events.id,
-  title: events.title,
-  slug: events.slug,
-  shortDescription: events.shortDescription,
-  posterUrl: events.posterUrl,
-  startDate: events.startDate,
-  endDate: events.endDate,
-  startTime: events.startTime,
-  eventType: events.eventType,
-  venueName: events.venueName,
-  cityName: cities.name,
-  citySlug: cities.slug,
-  categoryName: categories.name,
-  categorySlug: categories.slug,
-  ticketPriceMin: events.ticketPriceMin,
-  ticketPriceMax: events.ticketPriceMax,
-  isFree: events.isFree,
-  organizerName: events.organizerName,
+/** The card of each row, `distance_km` first when the query has a point (CARD_FIELDS in cards.ts). */
+function listCard(query: EventListQuery): SQL<string> {
+  const distance = discoveryDistance(query)
+  return distance ? jsonOf([distanceField(distance), ...CARD_FIELDS]) : LIST_CARD
 }
-
-type ListRow = {
-  id: string
-  title: string
-  slug: string
-  shortDescription: string
-  posterUrl: string
-  startDate: string
-  endDate: string
-  startTime: string | null
-  eventType: 'offline' | 'online' | 'hybrid'
-  venueName: string
-  cityName: string | null
-  citySlug: string | null
-  categoryName: string | null
-  categorySlug: string | null
-  ticketPriceMin: string
-  ticketPriceMax: string
-  isFree: boolean
-  organizerName: string
-  distanceKm?: number | string | null
-}
-
-export function toListItem(row: ListRow) {
-  return {
-    ...(row.distanceKm !== undefined && { distance_km: roundKm(row.distanceKm)! }),
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    short_description: row.shortDescription,
-    poster_url: row.posterUrl,
-    start_date: row.startDate,
-    end_date: row.endDate,
-    start_time: toHourMinute(row.startTime),
-    event_type: row.eventType,
-    venue_name: row.venueName,
-    city_name: row.cityName,
-    city_slug: row.citySlug,
-    category_name: row.categoryName!,
-    category_slug: row.categorySlug!,
-    ticket_price_min: toNumber(row.ticketPriceMin),
-    ticket_price_max: toNumber(row.ticketPriceMax),
-    is_free: row.isFree ? (1 as const) : (0 as const),
-    organizer_name: row.organizerName,
-  }
-}
+const LIST_CARD = jsonOf(CARD_FIELDS)
 
 /** The page query and the count query of a list request (exported for the EXPLAIN tests). */
 export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
   const where = listFilter(query, options.now)
-  return {
-    page: db
-      .select({ ...listColumns, ...discoveryColumns(query) })
+  // the calendar feed reads its own columns: it asks for the ids only (no card per row)
+  const pageOf = (withCard: boolean) =>
+    db
+      .select({ id: events.id, card: withCard ? listCard(query) : sql<string>`null` })
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
       .where(where)
       .orderBy(
-        ...(discoveryOrder(query) ?? relevanceOrder(query) ?? ORDER[(query.sort as EventSort | undefined) ?? 'created_at_desc']),
+        ...(discoveryOrder(query) ??
+          relevanceOrder(query) ??
+          (options.fewMatches ? ORDER_OF_FEW : ORDER)[(query.sort as EventSort | undefined) ?? 'created_at_desc']),
       )
       .limit(page.limit)
-      .offset(page.offset),
+      .offset(page.offset)
+  return {
+    page: pageOf(true),
+    /** The same page, ids only. */
+    ids: pageOf(false),
     count: query.q
       ? db.select({ total: sql<number>`count(*)::int` }).from(
           db
@@ -189,62 +148,101 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
 export interface ListOptions {
   /** The clock for time windows (epoch ms); injectable for tests. */
   now?: number
+  /**
+   * Keeps totals across the sorts and pages of one filter (the route's cache): a count walks every
+   * matching row, the page only its own. Absent: counted each time.
+   */
+  remember?: ResponseCache['remember']
+  /** When a total that depends on "today" stops being valid (epoch ms). */
+  expiresAt?: number
+  /** A search known to match few events (see ORDER_OF_FEW). */
+  fewMatches?: boolean
 }
 
-/** One page of published events and the total matching the filter: two queries, any page size. */
+/**
+ * One page of published events (each item's JSON text, cards.ts) and the total matching the
+ * filter: two queries, any page size.
+ */
 export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
   const queries = listQueries(database, query, page, options)
-  const [rows, [{ total }]] = await Promise.all([queries.page, queries.count])
+  const count = async () => (await queries.count)[0].total
+  const { sort: _sort, page: _page, limit: _limit, facets: _facets, tsquery: _tsquery, ...filters } = query as EventListQuery &
+    SearchReady
+  const totalKey = cacheKey('events-total', { ...filters, _cap: queries.countCap ?? undefined, _dated: options.expiresAt })
+  const total = options.remember
+    ? options.remember(totalKey, async () => ({ value: await count(), deps: listDeps(query), expiresAt: options.expiresAt }))
+    : count()
+  // a search counts first: how many it matches decides how its page is best read
+  const fewMatches = query.q !== undefined && queries.countCap !== null && (await total) <= queries.countCap
+  const [rows, counted] = await Promise.all([
+    fewMatches ? listQueries(database, query, page, { ...options, fewMatches }).page : queries.page,
+    total,
+  ])
   // past the cap, total is a lower bound (one more than the cap): has_next stays true
-  return { items: rows.map(toListItem), total, exact: queries.countCap === null || total <= queries.countCap }
+  return { items: rows.map((r) => r.card), total: counted, exact: queries.countCap === null || counted <= queries.countCap }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** A published event by slug, or by id when the value is an id; null when there is none. */
-export async function findPublishedEvent({ db }: Database, slugOrId: string) {
-  const match = UUID.test(slugOrId)
-    ? or(eq(events.slug, slugOrId), eq(events.id, slugOrId.toLowerCase()))
-    : eq(events.slug, slugOrId)
-  const [row] = await db
-    .select({
-      ...listColumns,
-      description: events.description,
-      gallery: events.gallery,
-      endTime: events.endTime,
-      venueAddress: events.venueAddress,
-      latitude: events.latitude,
-      longitude: events.longitude,
-      cityTimeZone: cities.timeZone,
-      contactPhone: events.contactPhone,
-      ticketUrl: events.ticketUrl,
-      cancelledAt: events.cancelledAt,
-    })
-    .from(events)
-    .innerJoin(categories, eq(categories.id, events.categoryId))
-    .leftJoin(cities, eq(cities.id, events.cityId))
-    .where(and(match, eq(events.status, 'published')))
-    .limit(1)
-  if (!row) return null
-  const eventTagRows = await db
-    .select({ id: tags.id, name: tags.name, slug: tags.slug })
-    .from(eventTags)
-    .innerJoin(tags, eq(tags.id, eventTags.tagId))
-    .where(inArray(eventTags.eventId, [row.id]))
-    .orderBy(asc(tags.name))
+const DETAIL = jsonOf([...CARD_FIELDS, ...DETAIL_FIELDS])
+
+/** The detail query, built once per database: drizzle would build its SQL text again on every call. */
+function buildDetailQueries(db: Db) {
+  const query = (match: SQL) =>
+    db
+      .select({
+        json: DETAIL,
+        id: events.id,
+        slug: events.slug,
+        title: events.title,
+        categoryId: events.categoryId,
+        categorySlug: categories.slug,
+        cityId: events.cityId,
+        citySlug: cities.slug,
+        tags: sql<string[][]>`array(select array[et.tag_id, tg.slug] from event_tags et join tags tg on tg.id = et.tag_id where et.event_id = ${events.id})`,
+      })
+      .from(events)
+      .innerJoin(categories, eq(categories.id, events.categoryId))
+      .leftJoin(cities, eq(cities.id, events.cityId))
+      .where(and(match, eq(events.status, 'published')))
+      .limit(1)
   return {
-    ...toListItem(row),
-    description: row.description,
-    gallery: row.gallery,
-    end_time: toHourMinute(row.endTime),
-    venue_address: row.venueAddress,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    city_time_zone: row.cityTimeZone,
-    contact_phone: row.contactPhone,
-    ticket_url: row.ticketUrl,
-    tags: eventTagRows,
-    // cancelled by the organiser or an editor: still listed, marked (admin studio, issue 13)
-    is_cancelled: row.cancelledAt ? (1 as const) : (0 as const),
+    bySlug: query(eq(events.slug, sql.placeholder('slug'))).prepare('event_detail_by_slug'),
+    bySlugOrId: query(or(eq(events.slug, sql.placeholder('slug')), eq(events.id, sql.placeholder('id')))!).prepare(
+      'event_detail_by_slug_or_id',
+    ),
+  }
+}
+const detailQueries = new WeakMap<Db, ReturnType<typeof buildDetailQueries>>()
+
+/**
+ * A published event by slug, or by id when the value is an id: its JSON (the detail without
+ * `related`, one query), what the answer depends on, and what its related events are computed
+ * from; null when there is none.
+ */
+export async function findPublishedEvent({ db }: Database, slugOrId: string) {
+  let queries = detailQueries.get(db)
+  if (!queries) detailQueries.set(db, (queries = buildDetailQueries(db)))
+  const [row] = UUID.test(slugOrId)
+    ? await queries.bySlugOrId.execute({ slug: slugOrId, id: slugOrId.toLowerCase() })
+    : await queries.bySlug.execute({ slug: slugOrId })
+  if (!row) return null
+  const relatedTo: RelatedTo = {
+    id: row.id,
+    categoryId: row.categoryId,
+    categorySlug: row.categorySlug,
+    cityId: row.cityId,
+    citySlug: row.citySlug,
+    tags: row.tags.map(([id, slug]) => ({ id, slug })),
+  }
+  return {
+    json: row.json,
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    categorySlug: row.categorySlug,
+    citySlug: row.citySlug,
+    tagSlugs: row.tags.map(([, slug]) => slug),
+    relatedTo,
   }
 }
