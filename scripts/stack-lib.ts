@@ -2,7 +2,7 @@
 // the four services (media twice), the docs aggregator and Caddy in front. Used by
 // `bun run stack` and by the end-to-end tests, which also stop and start parts of it.
 import type { Subprocess } from 'bun'
-import { chownSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs'
+import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -48,8 +48,11 @@ const asPostgres = (cmd: string[]) => (isRoot() ? ['runuser', '-u', 'postgres', 
 
 export interface Cluster {
   url: string
+  /** Its data directory (postmaster.pid is there). */
+  dataDir: string
   start(): Promise<void>
-  stop(): Promise<void>
+  /** `fast` (default) ends the sessions with FATAL 57P01; `immediate` kills them without a word. */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>
   destroy(): Promise<void>
 }
 
@@ -57,10 +60,13 @@ export interface Cluster {
 export async function createCluster(workDir: string): Promise<Cluster | null> {
   const bin = pgBin()
   if (!bin) return null
-  const dataDir = join(workDir, 'pg')
+  // as root the server runs as `postgres`, which must be able to enter its directory: a fresh one
+  // in the system temp folder (a caller's workDir may sit in a folder only root can enter)
+  const clusterDir = isRoot() ? mkdtempSync(join(tmpdir(), 'stack-pg-')) : workDir
+  const dataDir = join(clusterDir, 'pg')
   mkdirSync(dataDir, { recursive: true })
   if (isRoot()) {
-    chownSync(workDir, uidOf('postgres'), -1)
+    chownSync(clusterDir, uidOf('postgres'), -1)
     chownSync(dataDir, uidOf('postgres'), -1)
   }
   const port = freePort()
@@ -77,11 +83,12 @@ export async function createCluster(workDir: string): Promise<Cluster | null> {
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
   const cluster: Cluster = {
     url,
-    start: () => ctl('start', '-w', '-t', '60', '-l', join(workDir, 'pg.log'), '-o', options),
-    stop: () => ctl('stop', '-m', 'fast', '-w'),
+    dataDir,
+    start: () => ctl('start', '-w', '-t', '60', '-l', join(clusterDir, 'pg.log'), '-o', options),
+    stop: (mode = 'fast') => ctl('stop', '-m', mode, '-w'),
     destroy: async () => {
       await cluster.stop().catch(() => {})
-      rmSync(dataDir, { recursive: true, force: true })
+      rmSync(clusterDir === workDir ? dataDir : clusterDir, { recursive: true, force: true })
     },
   }
   await cluster.start()
@@ -148,6 +155,12 @@ export interface StackOptions {
   userEnv?: Record<string, string | undefined>
   /** Extra environment for every service (wins over everything). */
   env?: Record<string, string>
+  /**
+   * How long a starting (or restarted) service may take to answer /ready, and the gateway to
+   * answer (60 s by default; tests on a loaded machine give more: nine Bun processes starting
+   * at once on two busy cores take a while).
+   */
+  readyTimeoutMs?: number
   log?: (line: string) => void
 }
 
@@ -175,6 +188,15 @@ function spawnLogged(name: string, cmd: string[], env: Record<string, string>, w
   const logFile = join(workDir, `${name}.log`)
   const fd = openSync(logFile, 'a')
   const proc = Bun.spawn(cmd, { cwd: repoRoot, env, stdin: 'ignore', stdout: fd, stderr: fd })
+  // how it ended, in its own log: a process that dies of a signal (or exits without a word) says so
+  void proc.exited.then((code) => {
+    const line = { time: new Date().toISOString(), level: 'info', msg: 'process ended (stack)', code, signal: proc.signalCode }
+    try {
+      appendFileSync(logFile, `${JSON.stringify(line)}\n`)
+    } catch {
+      // the stack's directory is already gone
+    }
+  })
   return { proc, logFile }
 }
 
@@ -189,6 +211,7 @@ export async function stopProcess(proc: Subprocess, graceMs = 10_000): Promise<v
 /** Starts the whole topology and waits until the gateway answers. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const log = options.log ?? (() => {})
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000
   const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'stack-'))
   mkdirSync(workDir, { recursive: true })
   const started: Subprocess[] = []
@@ -266,7 +289,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       docs: spawnService('docs', 'docs', ports.docs),
     }
     for (const s of [...services.catalog, ...newsReplicas, ...adminReplicas, ...services.media, services.docs])
-      await waitFor(answers(`${s.url}/ready`), 60_000, s.name)
+      await waitFor(answers(`${s.url}/ready`), readyTimeoutMs, s.name)
 
     const hostPorts = (list: number[]) => list.map((p) => `127.0.0.1:${p}`).join(' ')
     const s3Url = options.s3 ? new URL(options.s3.endpoint) : null
@@ -297,7 +320,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       workDir,
     )
     started.push(caddy)
-    await waitFor(answers(`${gateway}/api/stats`), 30_000, 'gateway')
+    await waitFor(answers(`${gateway}/api/stats`), readyTimeoutMs, 'gateway')
     log(`gateway at ${gateway}`)
 
     const stack: Stack = {
@@ -324,7 +347,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         )
         started.push(proc)
         const replacement = { ...service, proc, logFile }
-        await waitFor(answers(`${service.url}/ready`), 60_000, service.name)
+        await waitFor(answers(`${service.url}/ready`), readyTimeoutMs, service.name)
         // Caddy checks /ready every 2 s: give it one round to route here again
         await Bun.sleep(2500)
         return replacement
