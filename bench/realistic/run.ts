@@ -1,4 +1,5 @@
 // bun run bench:real [-- --duration 15 --warmup 5 --connections 32 --only detail,search --pgbench-time 10]
+// KEEP_BENCH_DIR=1 keeps the work dir (the services' logs) after the run.
 //
 // Realistic traffic on the bench catalogue (issue 11): DATABASE_URL must hold `bun run bench:data`.
 // Starts the catalog and admin services as their own processes and Caddy in front, then per
@@ -51,7 +52,7 @@ let stopping: Promise<void> | undefined
 const stopAll = () =>
   (stopping ??= (async () => {
     for (const proc of started.reverse()) await stopProcess(proc).catch(() => {})
-    rmSync(workDir, { recursive: true, force: true })
+    if (!process.env.KEEP_BENCH_DIR) rmSync(workDir, { recursive: true, force: true })
   })())
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAll().finally(() => process.exit(130)))
 

@@ -10,7 +10,10 @@ import {
 
 export interface CatalogDeps {
   database: Database
-  /** Public GET routes read here (a replica gated by read-replica.ts); `database` when absent. */
+  /**
+   * Public GET routes read here: a streaming replica gated by read-replica.ts (DATABASE_READ_URL),
+   * or a pool of their own on the primary; `database` when absent (PGlite).
+   */
   readDatabase?: Database
   rateLimiter: RateLimiter
   /** Public GET answers, exactly invalidated by the data version (one is made when absent). */
@@ -22,6 +25,9 @@ export interface CatalogDeps {
   now?: () => number
 }
 
+/** Connections of the public-read pool on the primary (besides the 10 of the main pool). */
+export const READ_POOL_MAX = 8
+
 export async function catalogDepsFromConfig(
   config: Config,
   shared: { database: Database; rateLimiter: RateLimiter; observer?: QueryObserver },
@@ -29,7 +35,12 @@ export async function catalogDepsFromConfig(
   const versions = createListeningVersionSource(shared.database, { service: 'catalog' })
   const readDatabase = config.databaseReadUrl
     ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer, prepare: config.databasePrepare }), versions)
-    : undefined
+    : config.databaseUrl
+      ? // Under a read load every connection of one shared pool is busy, and a submission's half
+        // a dozen statements each queued behind the reads (p99 about 1 s at 5 writes/s): public
+        // reads get their own pool, so writes only wait for the database itself.
+        await createDb(config.databaseUrl, { max: READ_POOL_MAX, observer: shared.observer, prepare: config.databasePrepare })
+      : undefined
   return {
     database: shared.database,
     rateLimiter: shared.rateLimiter,

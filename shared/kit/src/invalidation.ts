@@ -12,7 +12,7 @@
 // come in commit order). Trust lasts TRUST_MS from when the ping was sent; without it the
 // replica reads the version per request, as createVersionSource does. A writer waits at most
 // TRUST_MS + a margin: a replica too slow to acknowledge has stopped trusting by then.
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Database } from '@app/db'
 import type { Logger } from './request-log'
 import { createVersionSource, type VersionSource } from './response-cache'
@@ -152,24 +152,28 @@ export function createListeningVersionSource(
  * acknowledged the current data version (normally a few milliseconds), at most ~2.5 s.
  */
 export async function awaitReplicas(database: Database, logger?: Logger): Promise<void> {
-  const [{ version }] = await database.rows<{ version: string | number }>(
-    sql`select version from data_versions where scope = 'public'`,
-  )
+  const behindOf = (version: SQL) => sql`
+    select count(*)::int from cache_replicas
+    where seen_at > now() - make_interval(secs => ${LIVE_SECONDS}) and acked_version < ${version}`
+  // the version and the first look at the acknowledgements in one round trip: under load every
+  // round trip waits its turn, and the acknowledgements have often arrived already
+  const [first] = await database.rows<{ version: string | number; behind: number }>(sql`
+    select v.version, (${behindOf(sql`v.version`)}) as behind from data_versions v where v.scope = 'public'`)
+  if (first.behind === 0) return
+  const version = Number(first.version)
   const deadline = performance.now() + WRITER_WAIT_MS
   // acknowledgements normally arrive within a few ms; a replica that died keeps writers waiting
   // for the whole window, so the polling backs off rather than sending a query every 2 ms per
   // waiting writer (which, with a replica SIGKILLed under load, saturated the database)
   let pause = 2
   for (;;) {
-    const [{ behind }] = await database.rows<{ behind: number }>(sql`
-      select count(*)::int as behind from cache_replicas
-      where seen_at > now() - make_interval(secs => ${LIVE_SECONDS}) and acked_version < ${Number(version)}`)
-    if (behind === 0) return
-    if (performance.now() > deadline) {
-      logger?.warn('cache replicas did not acknowledge a write in time', { behind, version: Number(version) })
-      return
-    }
     await Bun.sleep(pause)
     pause = Math.min(pause * 2, 50)
+    const [{ behind }] = await database.rows<{ behind: number }>(sql`select (${behindOf(sql`${version}`)}) as behind`)
+    if (behind === 0) return
+    if (performance.now() > deadline) {
+      logger?.warn('cache replicas did not acknowledge a write in time', { behind, version })
+      return
+    }
   }
 }

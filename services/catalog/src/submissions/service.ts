@@ -39,32 +39,51 @@ async function nextFreeSlug(tx: Tx, table: PgTable, column: AnyColumn, base: str
   return `${base}-${highest + 1}`
 }
 
-/** The id of the tag named `name` (case-insensitively), created with a unique slug when new. */
-async function tagIdFor(tx: Tx, name: string): Promise<string> {
+/**
+ * The ids of the tags named `names` (case-insensitively): the existing ones in one query, each new
+ * one created with a unique slug.
+ */
+async function tagIdsFor(tx: Tx, names: string[]): Promise<Set<string>> {
+  if (!names.length) return new Set()
+  // through tags_name_lower_idx (lower(name) = any of the names), never a scan of every tag
+  const found = await tx
+    .select({ id: tags.id, key: sql<string>`lower(${tags.name})` })
+    .from(tags)
+    .where(sql`lower(${tags.name}) in (${sql.join(
+      names.map((name) => sql`lower(${name})`),
+      sql`, `,
+    )})`)
+  const ids = new Map(found.map((t) => [t.key, t.id]))
+  for (const name of names) if (!ids.has(name.toLowerCase())) ids.set(name.toLowerCase(), await createTag(tx, name))
+  return new Set(ids.values())
+}
+
+/** A new tag named `name`, or the one of that name created meanwhile by another submission. */
+async function createTag(tx: Tx, name: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
-    const [found] = await tx
-      .select({ id: tags.id })
-      .from(tags)
-      .where(sql`lower(${tags.name}) = lower(${name})`)
-      .limit(1)
-    if (found) return found.id
     const slug = await nextFreeSlug(tx, tags, tags.slug, slugBase(name, 'tag'))
     // DO NOTHING on any unique violation: the same name created meanwhile by another
-    // submission (found by the next lookup), or the slug taken (the next attempt picks another)
+    // submission (found by the lookup below), or the slug taken (the next attempt picks another)
     const [created] = await tx
       .insert(tags)
       .values({ id: Bun.randomUUIDv7(), name, slug })
       .onConflictDoNothing()
       .returning({ id: tags.id })
     if (created) return created.id
+    const [found] = await tx
+      .select({ id: tags.id })
+      .from(tags)
+      .where(sql`lower(${tags.name}) = lower(${name})`)
+      .limit(1)
+    if (found) return found.id
     if (attempt >= SLUG_ATTEMPTS) throw new Error(`could not create tag "${name}"`)
   }
 }
 
 /**
- * Inserts the event with a unique slug. Each attempt runs in a savepoint, so a slug taken by a
- * concurrent submission (unique violation) only undoes that attempt and the next one picks the
- * next free suffix; after a few collisions a random suffix ends the race.
+ * Inserts the event with a unique slug. A slug taken by a concurrent submission inserts nothing
+ * (ON CONFLICT DO NOTHING: no savepoint, no error to undo) and the next attempt picks the next
+ * free suffix; after a few collisions a random suffix ends the race.
  */
 async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitHooks): Promise<string> {
   const base = slugBase(value.title, 'event')
@@ -72,9 +91,9 @@ async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitH
     const slug =
       attempt <= SLUG_ATTEMPTS ? await nextFreeSlug(tx, events, events.slug, base) : `${base}-${Bun.randomUUIDv7().slice(-8)}`
     await hooks.beforeEventInsert?.(tx, slug, attempt)
-    try {
-      await tx.transaction(async (savepoint) => {
-        await savepoint.insert(events).values({
+    const inserted = await tx
+      .insert(events)
+      .values({
           id,
           title: value.title,
           slug,
@@ -100,14 +119,14 @@ async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitH
           isFree: value.isFree,
           ticketPriceMin: String(value.ticketPriceMin),
           ticketPriceMax: String(value.ticketPriceMax),
-          // whatever the client sent, a submission waits for moderation
-          status: 'pending',
-        })
+        // whatever the client sent, a submission waits for moderation
+        status: 'pending',
       })
-      return slug
-    } catch (error) {
-      if (sqlState(error) !== '23505' || attempt > SLUG_ATTEMPTS) throw error
-    }
+      .onConflictDoNothing()
+      .returning({ id: events.id })
+    if (inserted.length) return slug
+    // the id is fresh, so only the slug can conflict; a random suffix that still does is not a race
+    if (attempt > SLUG_ATTEMPTS) throw new Error(`could not store the event with slug "${slug}"`)
   }
 }
 
@@ -119,19 +138,18 @@ export type SubmitResult = { ok: true; event: { id: string; title: string; slug:
  */
 export async function submitEvent(database: Database, body: SubmissionBody, hooks: SubmitHooks = {}): Promise<SubmitResult> {
   const { db } = database
+  // under load every round trip waits its turn for the database: the category and city in one
   const checked = await validateSubmission(body, async (categoryId, cityId) => {
-    const [category] = categoryId
-      ? await db.select({ isActive: categories.isActive }).from(categories).where(eq(categories.id, categoryId)).limit(1)
-      : []
-    const [city] = cityId ? await db.select({ id: cities.id }).from(cities).where(eq(cities.id, cityId)).limit(1) : []
-    return { category, cityFound: Boolean(city) }
+    const [row] = await database.rows<{ active: boolean | null; city: boolean }>(sql`
+      select (select ${categories.isActive} from ${categories} where ${categories.id} = ${categoryId || null}) as active,
+             exists (select 1 from ${cities} where ${cities.id} = ${cityId}) as city`)
+    return { category: row.active === null ? undefined : { isActive: row.active }, cityFound: row.city }
   })
   if (!checked.ok) return checked
   const value = checked.value
   try {
     const event = await db.transaction(async (tx) => {
-      const tagIds = new Set<string>()
-      for (const name of value.tags) tagIds.add(await tagIdFor(tx, name))
+      const tagIds = await tagIdsFor(tx, value.tags)
       const id = Bun.randomUUIDv7()
       const slug = await insertEvent(tx, id, value, hooks)
       if (tagIds.size)
