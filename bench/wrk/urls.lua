@@ -26,7 +26,8 @@ end
 
 function response(status, headers, body)
   local cache = headers["x-cache"] or headers["X-Cache"]
-  if cache == "hit" then hits = hits + 1 elseif cache == "miss" then misses = misses + 1 end
+  -- "revalidated": answered from memory after re-reading a shared part a write had dropped
+  if cache == "hit" or cache == "revalidated" then hits = hits + 1 elseif cache == "miss" then misses = misses + 1 end
 end
 
 done = function(summary, latency, requests)

@@ -136,3 +136,46 @@ describe('what a write drops from the cache', () => {
     expect(await missed(detail)).toBe(true)
   })
 })
+
+describe('a detail and the shared parts of its `related`', () => {
+  const xCache = async (path: string) => {
+    const res = await app.handle(new Request(`http://localhost${path}`))
+    return { cache: res.headers.get('x-cache'), body: (await res.json()) as any }
+  }
+  const addEvent = async (slug: string, categoryId: string, cityId: string | null, days: number) => {
+    await database.rows(sql`
+      insert into events (id, title, slug, start_date, end_date, category_id, city_id, organizer_name, status, published_at)
+      values (${Bun.randomUUIDv7()}, ${`Uji Terkait ${slug}`}, ${slug}, current_date + ${days}::int, current_date + ${days}::int,
+              ${categoryId}, ${cityId}, 'Penguji', 'published', now())`)
+    await settled()
+  }
+
+  test('a write in its category re-reads that part only: the answer is kept when it comes out the same, rebuilt when not', async () => {
+    const [a] = await database.rows<{ slug: string; category_id: string; city_id: string }>(sql`
+      select slug, category_id, city_id from events where status = 'published' and city_id is not null order by slug limit 1`)
+    // four events sharing its category and city, soon: they lead its related (category + city score highest)
+    for (let i = 1; i <= 4; i++) await addEvent(`uji-terkait-dekat-${i}`, a.category_id, a.city_id, i)
+    const detail = `/api/events/${a.slug}`
+    const first = await xCache(detail)
+    expect(first.body.event.related.map((e: any) => e.slug)).toEqual([1, 2, 3, 4].map((i) => `uji-terkait-dekat-${i}`))
+    expect((await xCache(detail)).cache).toBe('hit')
+
+    // the same category, another city, far away in time: it cannot enter the first four
+    const [{ id: otherCity }] = await database.rows<{ id: string }>(sql`select id from cities where id <> ${a.city_id} limit 1`)
+    await addEvent('uji-terkait-jauh', a.category_id, otherCity, 4000)
+    const kept = await xCache(detail)
+    expect(kept.cache).toBe('revalidated')
+    expect(kept.body).toEqual(first.body)
+    expect((await xCache(detail)).cache).toBe('hit')
+
+    // one of the four unpublished: rebuilt without it (the event itself is not read again)
+    await database.rows(sql`update events set status = 'rejected' where slug = 'uji-terkait-dekat-2'`)
+    await settled()
+    const rebuilt = await xCache(detail)
+    expect(rebuilt.cache).toBe('miss')
+    const slugs = rebuilt.body.event.related.map((e: any) => e.slug)
+    expect(slugs).not.toContain('uji-terkait-dekat-2')
+    expect(slugs.slice(0, 3)).toEqual(['uji-terkait-dekat-1', 'uji-terkait-dekat-3', 'uji-terkait-dekat-4'])
+    expect({ ...rebuilt.body.event, related: [] }).toEqual({ ...first.body.event, related: [] })
+  })
+})
