@@ -26,8 +26,7 @@ end
 
 function response(status, headers, body)
   local cache = headers["x-cache"] or headers["X-Cache"]
-  -- "revalidated": answered from memory after re-reading a shared part a write had dropped
-  if cache == "hit" or cache == "revalidated" then hits = hits + 1 elseif cache == "miss" then misses = misses + 1 end
+  if cache == "hit" then hits = hits + 1 elseif cache == "miss" then misses = misses + 1 end
 end
 
 done = function(summary, latency, requests)

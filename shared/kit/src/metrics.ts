@@ -69,12 +69,6 @@ export function createMetrics(service: string, sources: MetricSources = {}): Ser
     cacheSeries('response_cache_entries', 'Answers held in the response cache', (s) => s.entries, false)
     cacheSeries('response_cache_bytes', 'Bytes the response cache holds (bodies, compressed forms, keys, bookkeeping)', (s) => s.bytes, false)
     cacheSeries('response_cache_invalidations_total', 'Cached answers dropped because a write changed what they depend on', (s) => s.invalidated, true)
-    cacheSeries(
-      'response_cache_revalidations_total',
-      'Cached answers rebuilt because a part they are made of changed, and kept (they came out the same)',
-      (s) => s.revalidated,
-      true,
-    )
     cacheSeries('response_cache_clears_total', 'Whole-cache clears (a write whose changed keys were not known)', (s) => s.clears, true)
   }
   if (pools.length > 0) {

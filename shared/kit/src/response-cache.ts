@@ -55,30 +55,6 @@ export interface CachedBody {
    * them leaves it cached. Absent: any write drops it.
    */
   deps?: string[]
-  /**
-   * The remembered parts it was built from (`remember(key, compute, used)`). While each is still
-   * the one remembered, the answer stands; once one was dropped (a write touched what it depends
-   * on) or evicted, the next request rebuilds the answer from the previous one (`compute(previous)`)
-   * and the remembered parts, and keeps the stored answer when it comes out the same. So a write
-   * that changes a shared part (the upcoming events of a category) costs one read of that part,
-   * not every answer built from it.
-   */
-  memos?: MemoToken[]
-  /** Whatever the route needs to rebuild the answer from the previous one (given back as `previous.meta`). */
-  meta?: unknown
-}
-
-/** Which remembered value, as it was then, an answer was built from. */
-export interface MemoToken {
-  key: string
-  serial: number
-}
-
-/** The answer a stored entry holds, for rebuilding it when a part it was built from changed. */
-export interface PreviousAnswer {
-  /** The JSON text. */
-  text(): string
-  meta: unknown
 }
 
 interface Entry {
@@ -96,10 +72,6 @@ interface Entry {
   deps: string[] | null
   /** what it costs the byte budget: its forms, key and bookkeeping */
   bytes: number
-  /** a remembered value's identity (MemoToken.serial) */
-  serial?: number
-  memos?: MemoToken[]
-  meta?: unknown
 }
 
 export interface ResponseCacheOptions {
@@ -125,8 +97,6 @@ export interface CacheStats {
   /** Entries dropped by writes (exact keys), and whole clears (no keys known). */
   invalidated: number
   clears: number
-  /** Answers rebuilt because a part changed, and found unchanged (kept, counted as hits too). */
-  revalidated: number
 }
 
 export interface ResponseCache {
@@ -134,23 +104,13 @@ export interface ResponseCache {
    * Answers from the cache while no write changed what the answer depends on; otherwise
    * computes, stores and answers. Adds an ETag and answers a matching If-None-Match with 304.
    */
-  respond(
-    request: Request,
-    key: string,
-    compute: (previous?: PreviousAnswer) => Promise<CachedBody>,
-    cacheControl?: string,
-  ): Promise<Response>
+  respond(request: Request, key: string, compute: () => Promise<CachedBody>, cacheControl?: string): Promise<Response>
   /**
    * A part of answers kept on its own, under the same rules (a list's total, shared by its sorts
    * and pages): the remembered value while no write changed what it depends on. Only inside a
    * `respond` computation: it relies on the data version that `respond` has just read.
    */
-  remember<T>(
-    key: string,
-    compute: () => Promise<{ value: T; deps?: string[]; expiresAt?: number }>,
-    /** Collects which value was used, for an answer's `memos`. */
-    used?: MemoToken[],
-  ): Promise<T>
+  remember<T>(key: string, compute: () => Promise<{ value: T; deps?: string[]; expiresAt?: number }>): Promise<T>
   readonly size: number
   stats(): CacheStats
   /** Stops the version source (its listener and replica registration, if any). */
@@ -164,7 +124,6 @@ export const PUBLIC_CACHE_CONTROL = 'public, no-cache'
 /** Map/Set/object overhead of one entry, measured roughly with Bun's heap stats. */
 const ENTRY_OVERHEAD_BYTES = 400
 const encoder = new TextEncoder()
-const decoder = new TextDecoder()
 const depBytes = (deps: string[] | undefined) => deps?.reduce((n, d) => n + d.length * 2 + 64, 0) ?? 0
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
@@ -181,8 +140,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   const dependents = new Map<string, Set<string>>()
   /** entries that depend on everything (no deps declared) */
   const undeclared = new Set<string>()
-  const counters = { hits: 0, misses: 0, invalidated: 0, clears: 0, revalidated: 0 }
-  let serials = 0
+  const counters = { hits: 0, misses: 0, invalidated: 0, clears: 0 }
 
   function remove(key: string) {
     const entry = entries.get(key)
@@ -297,10 +255,9 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     return body
   }
 
-  function toResponse(request: Request, key: string, entry: Entry, cacheControl: string, hit: 'hit' | 'miss' | 'revalidated'): Response {
-    // x-cache: whether this process answered from memory (benchmarks count hit rates with it);
-    // `revalidated`: from memory after rebuilding it (a part it is made of changed)
-    const headers = { etag: entry.etag, 'cache-control': cacheControl, vary: 'Accept-Encoding', 'x-cache': hit }
+  function toResponse(request: Request, key: string, entry: Entry, cacheControl: string, hit: boolean): Response {
+    // x-cache: whether this process answered from memory (benchmarks count hit rates with it)
+    const headers = { etag: entry.etag, 'cache-control': cacheControl, vary: 'Accept-Encoding', 'x-cache': hit ? 'hit' : 'miss' }
     const match = request.headers.get('if-none-match')
     if (match && entry.status === 200 && match.split(',').some((tag) => tag.trim() === entry.etag || tag.trim() === '*'))
       return new Response(null, { status: 304, headers })
@@ -313,20 +270,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     })
   }
 
-  function touch(key: string) {
-    const entry = entries.get(key)
-    if (!entry) return
-    entries.delete(key)
-    entries.set(key, entry)
-  }
-  const etagOf = (json: Uint8Array) => `W/"${Bun.hash(json).toString(36)}"`
-  const memosStand = (memos: MemoToken[] | undefined) => !memos || memos.every((m) => entries.get(m.key)?.serial === m.serial)
-
   /** The entry for `key`: from memory while the version holds, else computed (and stored). */
-  async function lookup(
-    key: string,
-    compute: (previous?: PreviousAnswer) => Promise<CachedBody>,
-  ): Promise<{ entry: Entry; hit: 'hit' | 'miss' | 'revalidated' }> {
+  async function lookup(key: string, compute: () => Promise<CachedBody>): Promise<{ entry: Entry; hit: boolean }> {
     const current = await options.versions.current()
     if (current > version) {
       // a version whose changes this process was not told: anything may have changed
@@ -335,56 +280,36 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     }
     let entry = current === version ? entries.get(key) : undefined
     if (entry && entry.expiresAt <= Date.now()) entry = undefined
-    if (entry && memosStand(entry.memos)) {
+    if (entry) {
       counters.hits++
-      // refresh its place (least recently used entries are evicted first), and its parts' places:
-      // a part evicted under a popular answer would make the next request rebuild it
-      for (const memo of entry.memos ?? []) touch(memo.key)
-      touch(key)
-      return { entry, hit: 'hit' }
-    }
-    const stored = entry
-    const computed = await compute(
-      stored && { text: () => decoder.decode(stored.identity ?? Bun.gunzipSync(stored.gzip as Uint8Array<ArrayBuffer>)), meta: stored.meta },
-    )
-    const json = encoder.encode(computed.json ?? JSON.stringify(computed.body))
-    const etag = etagOf(json)
-    if (stored && stored.status === computed.status && stored.etag === etag) {
-      // rebuilt the same: the stored answer (and its compressed forms) stands on the new parts
-      counters.hits++
-      counters.revalidated++
-      if (version === current && entries.get(key) === stored) {
-        stored.memos = computed.memos
-        entries.delete(key)
-        entries.set(key, stored)
-      }
-      return { entry: stored, hit: 'revalidated' }
+      // refresh its place: least recently used entries are evicted first
+      entries.delete(key)
+      entries.set(key, entry)
+      return { entry, hit: true }
     }
     counters.misses++
+    const computed = await compute()
     const { status, expiresAt, deps } = computed
+    const json = encoder.encode(computed.json ?? JSON.stringify(computed.body))
     const gzip = json.byteLength >= COMPRESSION_MIN_BYTES ? compress('gzip', json) : undefined
     entry = {
       status,
       identity: json,
       gzip,
-      etag,
+      etag: `W/"${Bun.hash(json).toString(36)}"`,
       expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
       deps: deps ?? null,
-      memos: computed.memos,
-      meta: computed.meta,
       bytes:
         json.byteLength +
         (gzip?.byteLength ?? 0) +
         key.length * 2 +
         ENTRY_OVERHEAD_BYTES +
-        depBytes(deps) +
-        (computed.memos?.length ?? 0) * 80 +
-        (computed.meta === undefined ? 0 : JSON.stringify(computed.meta).length * 2),
+        depBytes(deps),
     }
     // a request that computed from data older than a write that arrived meanwhile answers
     // without storing
     if (version === current) store(key, entry)
-    return { entry, hit: 'miss' }
+    return { entry, hit: false }
   }
 
   return {
@@ -399,7 +324,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const { entry, hit } = await lookup(key, compute)
       return toResponse(request, key, entry, cacheControl, hit)
     },
-    async remember(key, compute, used) {
+    async remember(key, compute) {
       // kept as the value itself (never sent, so never serialised or compressed); the version was
       // read by the `respond` this runs inside
       const memoKey = `=${key}`
@@ -408,18 +333,13 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         counters.hits++
         entries.delete(memoKey)
         entries.set(memoKey, cached)
-        used?.push({ key: memoKey, serial: cached.serial! })
         return cached.value as never
       }
       counters.misses++
       const at = version
       const { value, deps, expiresAt } = await compute()
-      const serial = ++serials
-      // not stored (a write arrived meanwhile): an answer built from it is rebuilt next time
-      used?.push({ key: memoKey, serial: version === at ? serial : -1 })
       if (version === at)
         store(memoKey, {
-          serial,
           status: 200,
           value,
           etag: '',

@@ -1,22 +1,15 @@
 import { Elysia } from 'elysia'
 import { findSlugRedirect } from '@app/db'
-import { cacheKey, errorResponse, movedPermanently, pagination, pageRequest, slugMovedResponse, type MemoToken } from '@app/kit'
+import { cacheKey, errorResponse, movedPermanently, pagination, pageRequest, slugMovedResponse } from '@app/kit'
 import type { CatalogContext } from '../deps'
 import { validateDiscovery } from './discovery'
 import { eventFacets } from './facets'
 import { jsonArray } from './cards'
 import { eventCalendar, eventsCalendar } from './ics'
 import { eventDetailResponse, eventListQuery, eventListResponse, slugParams } from './model'
-import { relatedEvents, type RelatedTo } from './related'
+import { relatedEvents } from './related'
 import { findPublishedEvent, listDeps, listEvents, prepareSearch } from './service'
 import { nextDateChange } from './windows'
-
-/** What a cached detail keeps to rebuild its `related` without reading the event again. */
-interface DetailMeta {
-  /** Length of the text before `,"related":` */
-  headLength: number
-  relatedTo: RelatedTo
-}
 
 export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => {
   const now = clock ?? Date.now
@@ -79,31 +72,18 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
         if (params.slug.endsWith('.ics')) return eventCalendar(database, params.slug.slice(0, -4), request)
         const at = now()
         const datedUntil = nextDateChange(at)
-        const self = `event:${params.slug}`
-        const response = await cache.respond(request, cacheKey('event', { ...params, _dated: datedUntil }), async (previous) => {
-          // A write to the event drops this answer (`self`). `related` is built from the upcoming
-          // events of its category, city and tags, each part remembered on its own (related.ts):
-          // an approval elsewhere in the category drops that part, and this answer is rebuilt
-          // from its previous text and the parts, and kept when it comes out the same.
-          const kept = previous?.meta as DetailMeta | undefined
-          let head: string
-          let relatedTo: RelatedTo
-          if (kept) {
-            head = previous!.text().slice(0, kept.headLength)
-            relatedTo = kept.relatedTo
-          } else {
-            const found = await findPublishedEvent(database, params.slug)
-            if (!found) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
-            // the detail's JSON as the database wrote it, `related` added as its last field
-            head = `{"success":true,"event":${found.json.slice(0, -1)}`
-            relatedTo = found.relatedTo
-          }
-          const memos: MemoToken[] = []
-          const related = await relatedEvents(database, relatedTo, at, (key, compute) => cache.remember(key, compute, memos))
-          const json = `${head},"related":${jsonArray(related)}}}`
+        const response = await cache.respond(request, cacheKey('event', { ...params, _dated: datedUntil }), async () => {
+          const found = await findPublishedEvent(database, params.slug)
+          const self = `event:${params.slug}`
+          if (!found) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
+          const related = await relatedEvents(database, found.relatedTo, at, cache.remember)
           // `related` lists upcoming events: it changes when a date does
-          const meta: DetailMeta = { headLength: head.length, relatedTo }
-          return { status: 200, json, expiresAt: datedUntil, deps: [self], memos, meta }
+          // related events come from the same category, city and tags: a change there may change them
+          const deps = [self, `list:cat:${found.categorySlug}`, ...found.tagSlugs.map((t) => `list:tag:${t}`)]
+          if (found.citySlug) deps.push(`list:city:${found.citySlug}`)
+          // the detail's JSON as the database wrote it, `related` added as its last field
+          const json = `{"success":true,"event":${found.json.slice(0, -1)},"related":${jsonArray(related)}}}`
+          return { status: 200, json, expiresAt: datedUntil, deps }
         })
         // an old slug of a renamed event: 301 to the current one
         if (response.status !== 404) return response
