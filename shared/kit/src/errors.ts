@@ -145,6 +145,12 @@ function toEnvelope({ code, error, request }: { code: unknown; error: unknown; r
     })
     return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '5' })
   }
+  // 40: the transaction lost to a concurrent one (deadlock, serialization failure) after the
+  // writer's own retries; nothing was written, trying again later succeeds
+  if (sqlState(error)?.startsWith('40')) {
+    logger.warn('transaction lost to a concurrent one', { request_id: requestIdOf(request), sqlstate: sqlState(error) })
+    return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '1' })
+  }
   const refused = refusedByDatabase(sqlState(error))
   if (refused) {
     // input the edge should have refused: answered as the client's error, logged so the edge

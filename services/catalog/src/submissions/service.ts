@@ -19,6 +19,8 @@ export interface SubmitHooks {
 }
 
 const SLUG_ATTEMPTS = 8
+/** The advisory lock key that serialises submissions (any constant unique to this use). */
+const SUBMISSION_LOCK = 7_001_011
 
 /** A slug base from a title; titles with no Latin letter or digit become "event". */
 function slugBase(title: string, fallback: string): string {
@@ -39,12 +41,9 @@ async function nextFreeSlug(tx: Tx, table: PgTable, column: AnyColumn, base: str
   return `${base}-${highest + 1}`
 }
 
-/**
- * The ids of the tags named `names` (case-insensitively): the existing ones in one query, each new
- * one created with a unique slug.
- */
-async function tagIdsFor(tx: Tx, names: string[]): Promise<Set<string>> {
-  if (!names.length) return new Set()
+/** The tags named `names` that exist (case-insensitively), keyed by their lower-cased name: one query. */
+async function existingTags(tx: Tx, names: string[]): Promise<Map<string, string>> {
+  if (!names.length) return new Map()
   // through tags_name_lower_idx (lower(name) = any of the names), never a scan of every tag
   const found = await tx
     .select({ id: tags.id, key: sql<string>`lower(${tags.name})` })
@@ -53,7 +52,12 @@ async function tagIdsFor(tx: Tx, names: string[]): Promise<Set<string>> {
       names.map((name) => sql`lower(${name})`),
       sql`, `,
     )})`)
-  const ids = new Map(found.map((t) => [t.key, t.id]))
+  return new Map(found.map((t) => [t.key, t.id]))
+}
+
+/** The ids of the tags named `names`: those in `existing`, the others created with a unique slug. */
+async function tagIdsFor(tx: Tx, names: string[], existing: Map<string, string>): Promise<Set<string>> {
+  const ids = new Map(existing)
   for (const name of names) if (!ids.has(name.toLowerCase())) ids.set(name.toLowerCase(), await createTag(tx, name))
   return new Set(ids.values())
 }
@@ -81,19 +85,26 @@ async function createTag(tx: Tx, name: string): Promise<string> {
 }
 
 /**
- * Inserts the event with a unique slug. A slug taken by a concurrent submission inserts nothing
- * (ON CONFLICT DO NOTHING: no savepoint, no error to undo) and the next attempt picks the next
- * free suffix; after a few collisions a random suffix ends the race.
+ * Inserts the event with a unique slug. Each attempt runs in a savepoint, so a slug taken by a
+ * concurrent submission (unique violation) only undoes that attempt and the next one picks the
+ * next free suffix; after a few collisions a random suffix ends the race. (Not ON CONFLICT DO
+ * NOTHING: that statement completes, so the events' statement triggers run and take the data
+ * version's row lock while this transaction goes on waiting for the rival's next slug, and
+ * concurrent submissions of one title deadlock.)
  */
-async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitHooks): Promise<string> {
+async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitHooks, firstSlug: string): Promise<string> {
   const base = slugBase(value.title, 'event')
   for (let attempt = 1; ; attempt++) {
     const slug =
-      attempt <= SLUG_ATTEMPTS ? await nextFreeSlug(tx, events, events.slug, base) : `${base}-${Bun.randomUUIDv7().slice(-8)}`
+      attempt === 1
+        ? firstSlug
+        : attempt <= SLUG_ATTEMPTS
+          ? await nextFreeSlug(tx, events, events.slug, base)
+          : `${base}-${Bun.randomUUIDv7().slice(-8)}`
     await hooks.beforeEventInsert?.(tx, slug, attempt)
-    const inserted = await tx
-      .insert(events)
-      .values({
+    try {
+      await tx.transaction(async (savepoint) => {
+        await savepoint.insert(events).values({
           id,
           title: value.title,
           slug,
@@ -119,14 +130,30 @@ async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitH
           isFree: value.isFree,
           ticketPriceMin: String(value.ticketPriceMin),
           ticketPriceMax: String(value.ticketPriceMax),
-        // whatever the client sent, a submission waits for moderation
-        status: 'pending',
+          // whatever the client sent, a submission waits for moderation
+          status: 'pending',
+        })
       })
-      .onConflictDoNothing()
-      .returning({ id: events.id })
-    if (inserted.length) return slug
-    // the id is fresh, so only the slug can conflict; a random suffix that still does is not a race
-    if (attempt > SLUG_ATTEMPTS) throw new Error(`could not store the event with slug "${slug}"`)
+      return slug
+    } catch (error) {
+      if (sqlState(error) !== '23505' || attempt > SLUG_ATTEMPTS) throw error
+    }
+  }
+}
+
+/**
+ * Runs `transaction` again (up to 3 times in all) when PostgreSQL ended it as a deadlock victim or
+ * a serialization failure (a submission against a moderator's write: both write the search
+ * dictionary and the data version). Nothing of a rolled-back attempt stays.
+ */
+async function retryLostTransaction<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction()
+    } catch (error) {
+      if (attempt >= 3 || !['40P01', '40001'].includes(sqlState(error) ?? '')) throw error
+      await Bun.sleep(5 + Math.random() * 20 * attempt)
+    }
   }
 }
 
@@ -148,10 +175,19 @@ export async function submitEvent(database: Database, body: SubmissionBody, hook
   if (!checked.ok) return checked
   const value = checked.value
   try {
-    const event = await db.transaction(async (tx) => {
-      const tagIds = await tagIdsFor(tx, value.tags)
+    const event = await retryLostTransaction(() => db.transaction(async (tx) => {
+      const existing = await existingTags(tx, value.tags)
+      const firstSlug = await nextFreeSlug(tx, events, events.slug, slugBase(value.title, 'event'))
+      // Writes one submission at a time. A transaction's first public write takes the data
+      // version's row lock (migration 0005) until its commit; one that held it while it waited for
+      // a slug, tag or dictionary word another submission had just written (and that one waited for
+      // the lock) deadlocked. Taken right before the first write, this lock only lines submissions
+      // up where the version lock already does.
+      await tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`)
+      const tagIds = await tagIdsFor(tx, value.tags, existing)
       const id = Bun.randomUUIDv7()
-      const slug = await insertEvent(tx, id, value, hooks)
+      // a slug chosen before the lock and taken meanwhile: the next attempt picks another
+      const slug = await insertEvent(tx, id, value, hooks, firstSlug)
       if (tagIds.size)
         await tx
           .insert(eventTags)
@@ -159,7 +195,7 @@ export async function submitEvent(database: Database, body: SubmissionBody, hook
           .onConflictDoNothing()
       await hooks.afterWrites?.(tx, id)
       return { id, title: value.title, slug }
-    })
+    }))
     return { ok: true, event }
   } catch (error) {
     // the category or city was deleted between the check and the insert

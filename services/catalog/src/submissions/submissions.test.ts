@@ -625,6 +625,22 @@ describe('slugs', () => {
     expect(await scalar(sql`select count(*)::int as n from events where title = ${title}`)).toBe(6)
   })
 
+  test('concurrent submissions sharing a new tag all get 201: the tag is created once and linked to each', async () => {
+    // they wait on each other's tag row and on the data version's row lock: PostgreSQL breaks the
+    // cycle as a deadlock, and the submission runs its transaction again
+    for (let round = 0; round < 3; round++) {
+      const tag = `Tag Serentak ${round}`
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () => submit(valid({ title: `Serentak Bertag ${round}`, tags: `Musik, ${tag}` }))),
+      )
+      expect(responses.map((r) => r.status)).toEqual(Array(6).fill(201))
+      expect(await scalar(sql`select count(*)::int as n from tags where lower(name) = lower(${tag})`)).toBe(1)
+      expect(
+        await scalar(sql`select count(*)::int as n from event_tags et join tags t on t.id = et.tag_id where t.name = ${tag}`),
+      ).toBe(6)
+    }
+  })
+
   test('a slug taken between choosing it and inserting (the race) is retried with the next suffix', async () => {
     const title = 'Balapan Slug Paksa'
     const base = slugify(title)
