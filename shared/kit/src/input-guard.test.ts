@@ -31,6 +31,10 @@ function build() {
     .get('/items/:slug', ({ params }) => database.rows(sql`select ${params.slug}::int as n`))
     .post('/echo', ({ body }) => ({ success: true, body }))
     .get('/refused/:kind', ({ params }) => database.rows(REFUSED[params.kind]!))
+    .get('/lost/:code', ({ params }) =>
+      // what PostgreSQL raises for a deadlock victim (40P01) or a serialization failure (40001)
+      database.rows(sql.raw(`do $$ begin raise exception 'lost' using errcode = '${params.code === '40001' ? '40001' : '40P01'}'; end $$`)),
+    )
 }
 
 beforeAll(async () => {
@@ -111,4 +115,14 @@ test('every data-exception class from the driver (postgres.js or PGlite) is a 4x
     expect(res.status, kind).toBe(kind.startsWith('23') ? 409 : 400)
     expect(res.body.success, kind).toBe(false)
   }
+})
+
+test('a transaction lost to a concurrent one (40P01, 40001) is a 503 envelope with Retry-After, not a 500', async () => {
+  for (const code of ['40P01', '40001']) {
+    const res = await get(app, `/lost/${code}`)
+    expect(res.status, code).toBe(503)
+    expect(res.body.success).toBe(false)
+    expect(res.headers.get('retry-after')).toBe('1')
+  }
+  expect(logged).toContain('transaction lost to a concurrent one')
 })
