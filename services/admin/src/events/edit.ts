@@ -2,11 +2,11 @@
 // actions (feature, cancel, delete, restore). Each is one transaction: lock the row, check
 // If-Match against its revision, change it, bump the revision, write the audit row.
 import { eq, sql } from 'drizzle-orm'
-import { categories, cities, eventTags, events, tags, toHourMinute, toNumber, type Database, type EventStatus } from '@app/db'
+import { categories, cities, eventTags, events, tagIdsFor, tags, toHourMinute, toNumber, type Database, type EventStatus } from '@app/db'
 import { HttpError, validateSubmission, type EventInputBody } from '@app/kit'
 import { changedFields, writeAudit, type Tx } from '../audit/service'
 import { checkRevision } from '../concurrency'
-import { assertSlugFree, checkSlug, recordSlugChange, tagIdFor } from '../slugs'
+import { assertSlugFree, checkSlug, recordSlugChange } from '../slugs'
 
 export const NOT_FOUND = 'Event tidak ditemukan'
 
@@ -165,8 +165,7 @@ export async function updateEvent(
     if ('tags' in diff.after) {
       // tags are replaced as a set
       await tx.delete(eventTags).where(eq(eventTags.eventId, row.id))
-      const ids = new Set<string>()
-      for (const name of v.tags) ids.add(await tagIdFor(tx, name))
+      const ids = await tagIdsFor(tx, v.tags)
       if (ids.size) await tx.insert(eventTags).values([...ids].map((tagId) => ({ eventId: row.id, tagId })))
     }
     if (slug !== row.slug) await recordSlugChange(tx, 'event', row.id, row.slug, slug)

@@ -1,10 +1,10 @@
 import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm'
-import { newsArticles, slugRedirects, textSearch, toIsoUtc, type Database } from '@app/db'
+import { freeSlug, newsArticles, slugifyOr, slugRedirects, textSearch, toIsoUtc, type Database } from '@app/db'
 import { HttpError, httpUrl, sanitizeDescription, type FieldError, type PageRequest } from '@app/kit'
 import { changedFields, writeAudit, type Tx } from '../audit/service'
 import { checkRevision } from '../concurrency'
-import { assertSlugFree, checkSlug, freeSlug, recordSlugChange } from '../slugs'
-import { cleanLine, slugifyOr } from '../text'
+import { assertSlugFree, checkSlug, recordSlugChange } from '../slugs'
+import { cleanLine } from '../text'
 import type { NewsFields } from './model'
 
 export const NOT_FOUND = 'Artikel tidak ditemukan'
@@ -150,7 +150,7 @@ export async function createArticle(database: Database, input: { adminId: string
   const values = checkFields(input.body, true)
   return database.db.transaction(async (tx) => {
     const slug =
-      values.slug ?? (await freeSlug(tx, newsArticles, newsArticles.slug, newsArticles.id, slugifyOr(values.title!, 'berita')))
+      values.slug ?? (await freeSlug(tx, newsArticles, newsArticles.slug, slugifyOr(values.title!, 'berita')))
     if (values.slug) await assertSlugFree(tx, newsArticles, newsArticles.slug, newsArticles.id, slug)
     const [row] = await tx
       .insert(newsArticles)

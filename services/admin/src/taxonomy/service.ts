@@ -2,11 +2,11 @@
 // and merging two tags. Each change is one transaction with its audit row.
 import { asc, eq, sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
-import { categories, cities, eventTags, events, tags, type Database } from '@app/db'
+import { categories, cities, eventTags, events, freeSlug, slugifyOr, tags, type Database } from '@app/db'
 import { HttpError, httpUrl, type FieldError } from '@app/kit'
 import { changedFields, writeAudit, type Tx } from '../audit/service'
-import { assertSlugFree, checkSlug, freeSlug } from '../slugs'
-import { cleanLine, slugifyOr } from '../text'
+import { assertSlugFree, checkSlug } from '../slugs'
+import { cleanLine } from '../text'
 import type { CategoryBody, CityBody, TagBody } from './model'
 
 export async function listCategories({ db }: Database) {
@@ -207,7 +207,6 @@ export async function createTerm(database: Database, kind: Kind, adminId: string
         tx,
         table as PgTable,
         table.slug,
-        table.id,
         slugifyOr(values.name, kind === 'tag' ? 'tag' : kind === 'city' ? 'kota' : 'kategori'),
       ))
     if (values.slug) await assertSlugFree(tx, table, table.slug, table.id, slug)

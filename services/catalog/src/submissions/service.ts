@@ -1,6 +1,18 @@
-import { eq, or, sql, type AnyColumn } from 'drizzle-orm'
-import type { PgTable } from 'drizzle-orm/pg-core'
-import { categories, cities, eventTags, events, slugify, sqlState, tags, type Database, type Db, type EventType } from '@app/db'
+import { sql } from 'drizzle-orm'
+import {
+  categories,
+  cities,
+  eventTags,
+  events,
+  existingTags,
+  freeSlug,
+  slugifyOr,
+  sqlState,
+  tagIdsFor,
+  type Database,
+  type Db,
+  type EventType,
+} from '@app/db'
 import { validateSubmission, type FieldError, type Submission } from '@app/kit'
 import type { SubmissionBody } from './model'
 
@@ -22,68 +34,6 @@ const SLUG_ATTEMPTS = 8
 /** The advisory lock key that serialises submissions (any constant unique to this use). */
 const SUBMISSION_LOCK = 7_001_011
 
-/** A slug base from a title; titles with no Latin letter or digit become "event". */
-function slugBase(title: string, fallback: string): string {
-  return /[a-z0-9]/i.test(title.normalize('NFKD')) ? slugify(title) : fallback
-}
-
-/** `base`, or `base-N` with N one above the highest suffix in use. */
-async function nextFreeSlug(tx: Tx, table: PgTable, column: AnyColumn, base: string): Promise<string> {
-  // `base` itself and the `base-...` range, in byte order (an index on slug COLLATE "C",
-  // migration 0007): only the slugs sharing this base are read, never every slug
-  const rows = await tx
-    .select({ slug: sql<string>`${column}` })
-    .from(table)
-    .where(or(eq(column, base), sql`(${column} collate "C") > ${`${base}-`} and (${column} collate "C") < ${`${base}.`}`))
-  if (!rows.some((r) => r.slug === base)) return base
-  const suffix = new RegExp(`^${base}-([0-9]{1,9})$`)
-  const highest = Math.max(1, ...rows.map((r) => Number(suffix.exec(r.slug)?.[1] ?? 1)))
-  return `${base}-${highest + 1}`
-}
-
-/** The tags named `names` that exist (case-insensitively), keyed by their lower-cased name: one query. */
-async function existingTags(tx: Tx, names: string[]): Promise<Map<string, string>> {
-  if (!names.length) return new Map()
-  // through tags_name_lower_idx (lower(name) = any of the names), never a scan of every tag
-  const found = await tx
-    .select({ id: tags.id, key: sql<string>`lower(${tags.name})` })
-    .from(tags)
-    .where(sql`lower(${tags.name}) in (${sql.join(
-      names.map((name) => sql`lower(${name})`),
-      sql`, `,
-    )})`)
-  return new Map(found.map((t) => [t.key, t.id]))
-}
-
-/** The ids of the tags named `names`: those in `existing`, the others created with a unique slug. */
-async function tagIdsFor(tx: Tx, names: string[], existing: Map<string, string>): Promise<Set<string>> {
-  const ids = new Map(existing)
-  for (const name of names) if (!ids.has(name.toLowerCase())) ids.set(name.toLowerCase(), await createTag(tx, name))
-  return new Set(ids.values())
-}
-
-/** A new tag named `name`, or the one of that name created meanwhile by another submission. */
-async function createTag(tx: Tx, name: string): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    const slug = await nextFreeSlug(tx, tags, tags.slug, slugBase(name, 'tag'))
-    // DO NOTHING on any unique violation: the same name created meanwhile by another
-    // submission (found by the lookup below), or the slug taken (the next attempt picks another)
-    const [created] = await tx
-      .insert(tags)
-      .values({ id: Bun.randomUUIDv7(), name, slug })
-      .onConflictDoNothing()
-      .returning({ id: tags.id })
-    if (created) return created.id
-    const [found] = await tx
-      .select({ id: tags.id })
-      .from(tags)
-      .where(sql`lower(${tags.name}) = lower(${name})`)
-      .limit(1)
-    if (found) return found.id
-    if (attempt >= SLUG_ATTEMPTS) throw new Error(`could not create tag "${name}"`)
-  }
-}
-
 /**
  * Inserts the event with a unique slug. Each attempt runs in a savepoint, so a slug taken by a
  * concurrent submission (unique violation) only undoes that attempt and the next one picks the
@@ -93,13 +43,13 @@ async function createTag(tx: Tx, name: string): Promise<string> {
  * concurrent submissions of one title deadlock.)
  */
 async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitHooks, firstSlug: string): Promise<string> {
-  const base = slugBase(value.title, 'event')
+  const base = slugifyOr(value.title, 'event')
   for (let attempt = 1; ; attempt++) {
     const slug =
       attempt === 1
         ? firstSlug
         : attempt <= SLUG_ATTEMPTS
-          ? await nextFreeSlug(tx, events, events.slug, base)
+          ? await freeSlug(tx, events, events.slug, base)
           : `${base}-${Bun.randomUUIDv7().slice(-8)}`
     await hooks.beforeEventInsert?.(tx, slug, attempt)
     try {
@@ -177,7 +127,7 @@ export async function submitEvent(database: Database, body: SubmissionBody, hook
   try {
     const event = await retryLostTransaction(() => db.transaction(async (tx) => {
       const existing = await existingTags(tx, value.tags)
-      const firstSlug = await nextFreeSlug(tx, events, events.slug, slugBase(value.title, 'event'))
+      const firstSlug = await freeSlug(tx, events, events.slug, slugifyOr(value.title, 'event'))
       // Writes one submission at a time. A transaction's first public write takes the data
       // version's row lock (migration 0005) until its commit; one that held it while it waited for
       // a slug, tag or dictionary word another submission had just written (and that one waited for
