@@ -171,6 +171,29 @@ export const events = pgTable(
   ],
 )
 
+/**
+ * What a public event search reads (migration 0021): one row per published event, kept by
+ * triggers on events; the document without positions or weights. Narrow rows make a search's
+ * GIN bitmap and its capped count read a few pages instead of one per match.
+ */
+export const eventSearch = pgTable(
+  'event_search',
+  {
+    eventId: text('event_id').primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    cityId: text('city_id'),
+    categoryId: text('category_id').notNull(),
+    lexemes: tsvector('lexemes').notNull(),
+  },
+  (t) => [
+    index('event_search_lexemes_idx').using('gin', t.lexemes),
+    // ascending: a backward scan serves the newest first (see events_status_created_idx)
+    index('event_search_created_idx').on(t.createdAt, t.eventId),
+    index('event_search_city_idx').on(t.cityId),
+    index('event_search_category_idx').on(t.categoryId),
+  ],
+)
+
 export const eventTags = pgTable(
   'event_tags',
   {

@@ -12,10 +12,12 @@ export async function existingTags(tx: Writer, names: string[]): Promise<Map<str
   const found = await tx
     .select({ id: tags.id, key: sql<string>`lower(${tags.name})` })
     .from(tags)
-    .where(sql`lower(${tags.name}) in (${sql.join(
-      names.map((name) => sql`lower(${name})`),
-      sql`, `,
-    )})`)
+    .where(
+      sql`lower(${tags.name}) in (${sql.join(
+        names.map((name) => sql`lower(${name})`),
+        sql`, `,
+      )})`,
+    )
   return new Map(found.map((t) => [t.key, t.id]))
 }
 

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import {
   categories,
   cities,
+  eventSearch,
   eventSearchMatch,
   eventSearchQuery,
   events,
@@ -92,10 +93,27 @@ export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
   if (query.q) {
     const tsquery = (query as SearchReady).tsquery ?? prefixSearchQuery(query.q)
     // a q without letters or digits filters nothing, as before
-    if (tsquery) conditions.push(eventSearchMatch(events.searchDocument, tsquery))
+    if (tsquery) conditions.push(eventSearchMatch(events.id, tsquery))
   }
   conditions.push(...discoveryConditions(query, nowMs))
   return and(...conditions)!
+}
+
+/**
+ * The match condition of a search whose other filters are only a city or a category, on the
+ * narrow copy alone (event_search holds both): a capped count there reads a few pages, not one
+ * events row per match. Undefined when the search needs the events rows (any other filter, or a
+ * `q` without words).
+ */
+function searchOnlyWhere(query: EventListQuery & SearchReady, nowMs = Date.now()): SQL | undefined {
+  const tsquery = query.tsquery ?? prefixSearchQuery(query.q ?? '')
+  if (!tsquery || query.tag || query.format || query.gratis !== undefined || discoveryConditions(query, nowMs).length)
+    return undefined
+  return and(
+    sql`${eventSearch.lexemes} @@ to_tsquery('indonesian', ${tsquery})`,
+    query.kategori ? sql`${eventSearch.categoryId} = (select id from categories where slug = ${query.kategori})` : undefined,
+    query.kota ? sql`${eventSearch.cityId} = (select id from cities where slug = ${query.kota})` : undefined,
+  )
 }
 
 /** The card of each row, `distance_km` first when the query has a point (CARD_FIELDS in cards.ts). */
@@ -108,6 +126,24 @@ const LIST_CARD = jsonOf(CARD_FIELDS)
 /** The page query and the count query of a list request (exported for the EXPLAIN tests). */
 export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
   const where = listFilter(query, options.now)
+  const searchOnly = searchOnlyWhere(query, options.now)
+  // a search in the default order with at most a city or a category: its page of ids comes from
+  // event_search alone (newest first there too), and only those events are read
+  const newestFirst = !query.sort || query.sort === 'created_at_desc'
+  const pageIds =
+    searchOnly && newestFirst
+      ? db
+          .select({ id: eventSearch.eventId })
+          .from(eventSearch)
+          .where(searchOnly)
+          .orderBy(
+            ...(options.fewMatches
+              ? [desc(sql`${eventSearch.createdAt} + interval '0 seconds'`), desc(eventSearch.eventId)]
+              : [desc(eventSearch.createdAt), desc(eventSearch.eventId)]),
+          )
+          .limit(page.limit)
+          .offset(page.offset)
+      : undefined
   // the calendar feed reads its own columns: it asks for the ids only (no card per row)
   const pageOf = (withCard: boolean) =>
     db
@@ -115,24 +151,31 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
-      .where(where)
+      .where(pageIds ? and(eq(events.status, 'published'), sql`${events.id} = any(array(${pageIds}))`) : where)
       .orderBy(
         ...(discoveryOrder(query) ??
           relevanceOrder(query) ??
-          (options.fewMatches ? ORDER_OF_FEW : ORDER)[(query.sort as EventSort | undefined) ?? 'created_at_desc']),
+          // the page's ids are known: sort those few rows, never walk an order index to find them
+          (options.fewMatches || pageIds ? ORDER_OF_FEW : ORDER)[(query.sort as EventSort | undefined) ?? 'created_at_desc']),
       )
       .limit(page.limit)
-      .offset(page.offset)
+      .offset(pageIds ? 0 : page.offset)
   return {
     page: pageOf(true),
     /** The same page, ids only. */
     ids: pageOf(false),
     count: query.q
       ? db.select({ total: sql<number>`count(*)::int` }).from(
-          db
-            .select({ one: sql`1`.as('one') })
-            .from(events)
-            .where(where)
+          (searchOnly
+            ? db
+                .select({ one: sql`1`.as('one') })
+                .from(eventSearch)
+                .where(searchOnly)
+            : db
+                .select({ one: sql`1`.as('one') })
+                .from(events)
+                .where(where)
+          )
             .limit(Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) + 1)
             .as('matches'),
         )
@@ -166,8 +209,14 @@ export interface ListOptions {
 export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
   const queries = listQueries(database, query, page, options)
   const count = async () => (await queries.count)[0].total
-  const { sort: _sort, page: _page, limit: _limit, facets: _facets, tsquery: _tsquery, ...filters } = query as EventListQuery &
-    SearchReady
+  const {
+    sort: _sort,
+    page: _page,
+    limit: _limit,
+    facets: _facets,
+    tsquery: _tsquery,
+    ...filters
+  } = query as EventListQuery & SearchReady
   const totalKey = cacheKey('events-total', { ...filters, _cap: queries.countCap ?? undefined, _dated: options.expiresAt })
   const total = options.remember
     ? options.remember(totalKey, async () => ({ value: await count(), deps: listDeps(query), expiresAt: options.expiresAt }))
@@ -199,7 +248,9 @@ function buildDetailQueries(db: Db) {
         categorySlug: categories.slug,
         cityId: events.cityId,
         citySlug: cities.slug,
-        tags: sql<string[][]>`array(select array[et.tag_id, tg.slug] from event_tags et join tags tg on tg.id = et.tag_id where et.event_id = ${events.id})`,
+        tags: sql<
+          string[][]
+        >`array(select array[et.tag_id, tg.slug] from event_tags et join tags tg on tg.id = et.tag_id where et.event_id = ${events.id})`,
       })
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
