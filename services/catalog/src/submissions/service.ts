@@ -35,14 +35,22 @@ const SLUG_ATTEMPTS = 8
 const SUBMISSION_LOCK = 7_001_011
 
 /**
- * Inserts the event with a unique slug. Each attempt runs in a savepoint, so a slug taken by a
- * concurrent submission (unique violation) only undoes that attempt and the next one picks the
- * next free suffix; after a few collisions a random suffix ends the race. (Not ON CONFLICT DO
- * NOTHING: that statement completes, so the events' statement triggers run and take the data
- * version's row lock while this transaction goes on waiting for the rival's next slug, and
- * concurrent submissions of one title deadlock.)
+ * Inserts the event and its tag links with a unique slug. Each attempt runs in a savepoint, so a
+ * slug taken by a concurrent writer (unique violation) only undoes that attempt and the next one
+ * picks the next free suffix; after a few collisions a random suffix ends the race. The event and
+ * its links go out together (one round trip): a failed event insert fails the links after it, and
+ * the savepoint undoes both. (Not ON CONFLICT DO NOTHING: that statement completes, so the events'
+ * statement triggers run and take the data version's row lock while this transaction goes on
+ * waiting for the rival's next slug, and concurrent submissions of one title deadlock.)
  */
-async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitHooks, firstSlug: string): Promise<string> {
+async function insertEvent(
+  tx: Tx,
+  id: string,
+  value: Submission,
+  hooks: SubmitHooks,
+  firstSlug: string,
+  tagIds: Set<string>,
+): Promise<string> {
   const base = slugifyOr(value.title, 'event')
   for (let attempt = 1; ; attempt++) {
     const slug =
@@ -54,35 +62,45 @@ async function insertEvent(tx: Tx, id: string, value: Submission, hooks: SubmitH
     await hooks.beforeEventInsert?.(tx, slug, attempt)
     try {
       await tx.transaction(async (savepoint) => {
-        await savepoint.insert(events).values({
-          id,
-          title: value.title,
-          slug,
-          shortDescription: value.shortDescription,
-          description: value.description,
-          posterUrl: value.posterUrl,
-          startDate: value.startDate,
-          endDate: value.endDate,
-          startTime: value.startTime,
-          endTime: value.endTime,
-          eventType: value.eventType,
-          venueName: value.venueName,
-          venueAddress: value.venueAddress,
-          latitude: value.latitude,
-          longitude: value.longitude,
-          cityId: value.cityId,
-          categoryId: value.categoryId,
-          organizerName: value.organizerName,
-          contactName: value.contactName,
-          contactPhone: value.contactPhone,
-          contactEmail: value.contactEmail,
-          ticketUrl: value.ticketUrl,
-          isFree: value.isFree,
-          ticketPriceMin: String(value.ticketPriceMin),
-          ticketPriceMax: String(value.ticketPriceMax),
-          // whatever the client sent, a submission waits for moderation
-          status: 'pending',
-        })
+        await Promise.all([
+          savepoint.insert(events).values({
+            id,
+            title: value.title,
+            slug,
+            shortDescription: value.shortDescription,
+            description: value.description,
+            posterUrl: value.posterUrl,
+            startDate: value.startDate,
+            endDate: value.endDate,
+            startTime: value.startTime,
+            endTime: value.endTime,
+            eventType: value.eventType,
+            venueName: value.venueName,
+            venueAddress: value.venueAddress,
+            latitude: value.latitude,
+            longitude: value.longitude,
+            cityId: value.cityId,
+            categoryId: value.categoryId,
+            organizerName: value.organizerName,
+            contactName: value.contactName,
+            contactPhone: value.contactPhone,
+            contactEmail: value.contactEmail,
+            ticketUrl: value.ticketUrl,
+            isFree: value.isFree,
+            ticketPriceMin: String(value.ticketPriceMin),
+            ticketPriceMax: String(value.ticketPriceMax),
+            // whatever the client sent, a submission waits for moderation
+            status: 'pending',
+          }),
+          ...(tagIds.size
+            ? [
+                savepoint
+                  .insert(eventTags)
+                  .values([...tagIds].map((tagId) => ({ eventId: id, tagId })))
+                  .onConflictDoNothing(),
+              ]
+            : []),
+        ])
       })
       return slug
     } catch (error) {
@@ -125,31 +143,28 @@ export async function submitEvent(database: Database, body: SubmissionBody, hook
   if (!checked.ok) return checked
   const value = checked.value
   try {
-    const event = await retryLostTransaction(() => db.transaction(async (tx) => {
-      // Writes one submission at a time. A transaction's first public write takes the data
-      // version's row lock (migration 0005) until its commit; one that held it while it waited for
-      // a slug, tag or dictionary word another submission had just written (and that one waited for
-      // the lock) deadlocked. Taken before the first write, this lock only lines submissions up
-      // where the version lock already does. The two reads and the lock go out together, in this
-      // order, on the transaction's connection: one round trip instead of three (under a read
-      // load every round trip waits its turn for the database).
-      const [existing, firstSlug] = await Promise.all([
-        existingTags(tx, value.tags),
-        freeSlug(tx, events, events.slug, slugifyOr(value.title, 'event')),
-        tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`),
-      ])
-      const tagIds = await tagIdsFor(tx, value.tags, existing)
-      const id = Bun.randomUUIDv7()
-      // a slug chosen before the lock and taken meanwhile: the next attempt picks another
-      const slug = await insertEvent(tx, id, value, hooks, firstSlug)
-      if (tagIds.size)
-        await tx
-          .insert(eventTags)
-          .values([...tagIds].map((tagId) => ({ eventId: id, tagId })))
-          .onConflictDoNothing()
-      await hooks.afterWrites?.(tx, id)
-      return { id, title: value.title, slug }
-    }))
+    const event = await retryLostTransaction(() =>
+      db.transaction(async (tx) => {
+        // Writes one submission at a time. A transaction's first public write takes the data
+        // version's row lock (migration 0005) until its commit; one that held it while it waited for
+        // a slug, tag or dictionary word another submission had just written (and that one waited for
+        // the lock) deadlocked. Taken before the first write, this lock only lines submissions up
+        // where the version lock already does. The two reads and the lock go out together, in this
+        // order, on the transaction's connection: one round trip instead of three (under a read
+        // load every round trip waits its turn for the database).
+        const [existing, firstSlug] = await Promise.all([
+          existingTags(tx, value.tags),
+          freeSlug(tx, events, events.slug, slugifyOr(value.title, 'event')),
+          tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`),
+        ])
+        const tagIds = await tagIdsFor(tx, value.tags, existing)
+        const id = Bun.randomUUIDv7()
+        // a slug chosen before the lock and taken meanwhile: the next attempt picks another
+        const slug = await insertEvent(tx, id, value, hooks, firstSlug, tagIds)
+        await hooks.afterWrites?.(tx, id)
+        return { id, title: value.title, slug }
+      }),
+    )
     return { ok: true, event }
   } catch (error) {
     // the category or city was deleted between the check and the insert
