@@ -900,8 +900,9 @@ try {
     ])
     // the narrow copy a public search reads (migration 0021), kept by row triggers otherwise
     await sql.unsafe(`
-      INSERT INTO event_search (event_id, created_at, city_id, category_id, lexemes)
-      SELECT id, created_at, city_id, category_id, strip(search_document) FROM events WHERE status = 'published'`)
+      INSERT INTO event_search (event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, lexemes)
+      SELECT id, created_at, title, start_date, ticket_price_min, city_id, category_id, strip(search_document)
+      FROM events WHERE status = 'published'`)
     await sql.unsafe(`
       INSERT INTO search_words (word)
       SELECT DISTINCT w FROM (

@@ -1,7 +1,7 @@
 -- A narrow copy of what a public event search reads (issue 11): one row per published event, its
 -- search document without positions or weights, the two filters searches combine most (city,
--- category) and the default order (newest first), so such a search finds its page of ids here and
--- reads only those events. The events rows are wide (~2.6 KB at 100k events, two to three per page), so both
+-- category) and the keys of every list order (created, title, start date, price), so such a
+-- search finds its page of ids here, in any order, and reads only those events. The events rows are wide (~2.6 KB at 100k events, two to three per page), so both
 -- ways PostgreSQL answers a search read far more on events than here: a GIN bitmap of a common
 -- word spans a page per match, and a walk that stops after the first thousand matches fetches and
 -- decompresses a full document per row. Here a row is ~0.5 KB, mostly uncompressed. Measured at 100k
@@ -12,6 +12,9 @@
 CREATE TABLE IF NOT EXISTS "event_search" (
   "event_id" text PRIMARY KEY,
   "created_at" timestamp with time zone NOT NULL,
+  "title" text NOT NULL,
+  "start_date" date NOT NULL,
+  "ticket_price_min" numeric(14, 2) NOT NULL,
   "city_id" text,
   "category_id" text NOT NULL,
   "lexemes" tsvector NOT NULL
@@ -21,10 +24,12 @@ ALTER TABLE "event_search" ALTER COLUMN "lexemes" SET STORAGE MAIN;--> statement
 CREATE OR REPLACE FUNCTION event_search_put() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.status = 'published' THEN
-    INSERT INTO event_search (event_id, created_at, city_id, category_id, lexemes)
-    VALUES (NEW.id, NEW.created_at, NEW.city_id, NEW.category_id, strip(NEW.search_document))
+    INSERT INTO event_search (event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, lexemes)
+    VALUES (NEW.id, NEW.created_at, NEW.title, NEW.start_date, NEW.ticket_price_min, NEW.city_id, NEW.category_id,
+      strip(NEW.search_document))
     ON CONFLICT (event_id) DO UPDATE
-      SET created_at = EXCLUDED.created_at, city_id = EXCLUDED.city_id, category_id = EXCLUDED.category_id, lexemes = EXCLUDED.lexemes;
+      SET created_at = EXCLUDED.created_at, title = EXCLUDED.title, start_date = EXCLUDED.start_date,
+        ticket_price_min = EXCLUDED.ticket_price_min, city_id = EXCLUDED.city_id, category_id = EXCLUDED.category_id, lexemes = EXCLUDED.lexemes;
   ELSIF TG_OP = 'UPDATE' THEN
     DELETE FROM event_search WHERE event_id = OLD.id;
   END IF;
@@ -46,14 +51,16 @@ CREATE TRIGGER events_search_ins AFTER INSERT ON events FOR EACH ROW
 -- only what the copy holds: most updates (a view count, a revision, a moderation note) skip it
 CREATE TRIGGER events_search_upd AFTER UPDATE ON events FOR EACH ROW
   WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.search_document IS DISTINCT FROM NEW.search_document
-    OR OLD.created_at IS DISTINCT FROM NEW.created_at
+    OR OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.title IS DISTINCT FROM NEW.title
+    OR OLD.start_date IS DISTINCT FROM NEW.start_date OR OLD.ticket_price_min IS DISTINCT FROM NEW.ticket_price_min
     OR OLD.city_id IS DISTINCT FROM NEW.city_id OR OLD.category_id IS DISTINCT FROM NEW.category_id)
   EXECUTE FUNCTION event_search_put();--> statement-breakpoint
 CREATE TRIGGER events_search_del AFTER DELETE ON events FOR EACH ROW
   WHEN (OLD.status = 'published') EXECUTE FUNCTION event_search_drop();--> statement-breakpoint
 CREATE TRIGGER events_search_truncate AFTER TRUNCATE ON events FOR EACH STATEMENT EXECUTE FUNCTION event_search_drop();--> statement-breakpoint
-INSERT INTO event_search (event_id, created_at, city_id, category_id, lexemes)
-SELECT id, created_at, city_id, category_id, strip(search_document) FROM events WHERE status = 'published'
+INSERT INTO event_search (event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, lexemes)
+SELECT id, created_at, title, start_date, ticket_price_min, city_id, category_id, strip(search_document)
+FROM events WHERE status = 'published'
 ON CONFLICT (event_id) DO NOTHING;--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "event_search_lexemes_idx" ON "event_search" USING gin ("lexemes") WITH (fastupdate = off);--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "event_search_created_idx" ON "event_search" ("created_at", "event_id");--> statement-breakpoint

@@ -181,6 +181,10 @@ export const eventSearch = pgTable(
   {
     eventId: text('event_id').primaryKey(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    // the other list orders: a search sorts its matches here, not on the wide events rows
+    title: text('title').notNull(),
+    startDate: date('start_date').notNull(),
+    ticketPriceMin: numeric('ticket_price_min', { precision: 14, scale: 2 }).notNull(),
     cityId: text('city_id'),
     categoryId: text('category_id').notNull(),
     lexemes: tsvector('lexemes').notNull(),

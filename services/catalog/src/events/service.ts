@@ -38,6 +38,15 @@ const ORDER_OF_FEW: Record<EventSort, SQL[]> = {
   title_asc: [asc(sql`${events.title} || ''`), asc(events.id)],
 }
 
+/** The same orders on the search copy (event_search carries their keys), for a search's page of ids. */
+const SEARCH_ORDER: Record<EventSort, SQL[]> = {
+  created_at_desc: [desc(eventSearch.createdAt), desc(eventSearch.eventId)],
+  start_date_asc: [asc(eventSearch.startDate), asc(eventSearch.eventId)],
+  start_date_desc: [desc(eventSearch.startDate), desc(eventSearch.eventId)],
+  price_asc: [asc(eventSearch.ticketPriceMin), asc(eventSearch.eventId)],
+  title_asc: [asc(eventSearch.title), asc(eventSearch.eventId)],
+}
+
 /** A list query whose `q` was turned into its tsquery (typo expansion needs a lookup). */
 export type SearchReady = { tsquery?: string | null }
 
@@ -80,7 +89,7 @@ function relevanceOrder(query: EventListQuery & SearchReady): SQL[] | undefined 
 }
 
 /** Filters of the public list; unknown slugs simply match nothing. */
-export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
+export function listFilter(query: EventListQuery, nowMs = Date.now(), matchesFirst = false): SQL {
   const conditions: (SQL | undefined)[] = [eq(events.status, 'published')]
   if (query.kategori) conditions.push(sql`${events.categoryId} = (select id from categories where slug = ${query.kategori})`)
   if (query.kota) conditions.push(sql`${events.cityId} = (select id from cities where slug = ${query.kota})`)
@@ -93,7 +102,14 @@ export function listFilter(query: EventListQuery, nowMs = Date.now()): SQL {
   if (query.q) {
     const tsquery = (query as SearchReady).tsquery ?? prefixSearchQuery(query.q)
     // a q without letters or digits filters nothing, as before
-    if (tsquery) conditions.push(eventSearchMatch(events.id, tsquery))
+    // matchesFirst: the ids of every match, read from the search copy before any events row (a
+    // search known to match few events, or whose matches an order index would find too late)
+    if (tsquery)
+      conditions.push(
+        matchesFirst
+          ? sql`${events.id} = any(array(select s.event_id from event_search s where s.lexemes @@ to_tsquery('indonesian', ${tsquery})))`
+          : eventSearchMatch(events.id, tsquery),
+      )
   }
   conditions.push(...discoveryConditions(query, nowMs))
   return and(...conditions)!
@@ -116,6 +132,17 @@ function searchOnlyWhere(query: EventListQuery & SearchReady, nowMs = Date.now()
   )
 }
 
+/** The first `size` published events in the query's order that pass its filters other than `q`. */
+function orderWindow(db: Db, query: EventListQuery, size: number, nowMs?: number) {
+  const { q: _q, tsquery: _tsquery, ...others } = query as EventListQuery & SearchReady
+  return db
+    .select({ id: events.id })
+    .from(events)
+    .where(listFilter(others, nowMs))
+    .orderBy(...ORDER[(query.sort as EventSort | undefined) ?? 'created_at_desc'])
+    .limit(size)
+}
+
 /** The card of each row, `distance_km` first when the query has a point (CARD_FIELDS in cards.ts). */
 function listCard(query: EventListQuery): SQL<string> {
   const distance = discoveryDistance(query)
@@ -125,21 +152,22 @@ const LIST_CARD = jsonOf(CARD_FIELDS)
 
 /** The page query and the count query of a list request (exported for the EXPLAIN tests). */
 export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
-  const where = listFilter(query, options.now)
+  const where = listFilter(query, options.now, options.fewMatches)
   const searchOnly = searchOnlyWhere(query, options.now)
-  // a search in the default order with at most a city or a category: its page of ids comes from
-  // event_search alone (newest first there too), and only those events are read
-  const newestFirst = !query.sort || query.sort === 'created_at_desc'
+  const sort = (query.sort as EventSort | undefined) ?? 'created_at_desc'
+  // a search in a list order with at most a city or a category: its page of ids comes from
+  // event_search alone (it carries every order's key), and only those events are read; newest
+  // first walks the copy's date index, the other orders sort the matches there
   const pageIds =
-    searchOnly && newestFirst
+    searchOnly && sort in SEARCH_ORDER
       ? db
           .select({ id: eventSearch.eventId })
           .from(eventSearch)
           .where(searchOnly)
           .orderBy(
-            ...(options.fewMatches
+            ...(options.fewMatches && sort === 'created_at_desc'
               ? [desc(sql`${eventSearch.createdAt} + interval '0 seconds'`), desc(eventSearch.eventId)]
-              : [desc(eventSearch.createdAt), desc(eventSearch.eventId)]),
+              : SEARCH_ORDER[sort]),
           )
           .limit(page.limit)
           .offset(page.offset)
@@ -151,7 +179,13 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
-      .where(pageIds ? and(eq(events.status, 'published'), sql`${events.id} = any(array(${pageIds}))`) : where)
+      .where(
+        pageIds
+          ? and(eq(events.status, 'published'), sql`${events.id} = any(array(${pageIds}))`)
+          : options.window
+            ? and(where, sql`${events.id} in (${orderWindow(db, query, options.window, options.now)})`)
+            : where,
+      )
       .orderBy(
         ...(discoveryOrder(query) ??
           relevanceOrder(query) ??
@@ -185,6 +219,8 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
           .where(where),
     /** Counting stops here (searches only). */
     countCap: query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null,
+    /** The page's ids come from the search copy. */
+    fromCopy: pageIds !== undefined,
   }
 }
 
@@ -200,13 +236,29 @@ export interface ListOptions {
   expiresAt?: number
   /** A search known to match few events (see ORDER_OF_FEW). */
   fewMatches?: boolean
+  /**
+   * Reads the page among the first `window` events of the order index that pass the other
+   * filters (see SEARCH_WINDOW): a bounded walk, which may come back short.
+   */
+  window?: number
 }
+
+/**
+ * How far a search sorted by something else than its own order walks the order index. The matches
+ * of a common word may all sit deep in an order: titles that start with "Konser" come after
+ * 30k other titles, and walking to them cost 0.4-1.3 s (EXPLAIN read). A page the window cannot
+ * fill is read from the search index and sorted instead (ORDER_OF_FEW), whose cost grows with the
+ * matches but never with the table.
+ */
+export const SEARCH_WINDOW = 1000
 
 /**
  * One page of published events (each item's JSON text, cards.ts) and the total matching the
  * filter: two queries, any page size.
  */
-export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
+export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, listOptions: ListOptions = {}) {
+  // the window is for the bounded walk alone (a test may set its size)
+  const { window = SEARCH_WINDOW, ...options } = listOptions
   const queries = listQueries(database, query, page, options)
   const count = async () => (await queries.count)[0].total
   const {
@@ -223,10 +275,21 @@ export async function listEvents(database: Database, query: EventListQuery, page
     : count()
   // a search counts first: how many it matches decides how its page is best read
   const fewMatches = query.q !== undefined && queries.countCap !== null && (await total) <= queries.countCap
-  const [rows, counted] = await Promise.all([
-    fewMatches ? listQueries(database, query, page, { ...options, fewMatches }).page : queries.page,
-    total,
-  ])
+  // many matches in an order of their own (title, price, dates): a bounded walk first; past the
+  // cap the page is full, so a short answer means the window missed it
+  const sortedOtherwise =
+    query.q !== undefined &&
+    !fewMatches &&
+    !queries.fromCopy &&
+    query.sort !== undefined &&
+    query.sort in ORDER &&
+    query.sort !== 'created_at_desc'
+  const readPage = async () => {
+    if (!sortedOtherwise) return (fewMatches ? listQueries(database, query, page, { ...options, fewMatches }) : queries).page
+    const walked = await listQueries(database, query, page, { ...options, window }).page
+    return walked.length >= page.limit ? walked : listQueries(database, query, page, { ...options, fewMatches: true }).page
+  }
+  const [rows, counted] = await Promise.all([readPage(), total])
   // past the cap, total is a lower bound (one more than the cap): has_next stays true
   return { items: rows.map((r) => r.card), total: counted, exact: queries.countCap === null || counted <= queries.countCap }
 }

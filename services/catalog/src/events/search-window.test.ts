@@ -1,0 +1,78 @@
+// A search sorted by title, price or date: with at most a city or a category it sorts its matches in
+// the search copy; with another filter it walks at most SEARCH_WINDOW events of the order index and
+// falls back to sorting its matches when that window misses the page (service.ts). Every way, the
+// page must be the one an unbounded read gives.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { pageRequest } from '@app/kit'
+import { createTestDatabase, type TestDatabase } from '@app/db/testing'
+import type { EventListQuery } from './model'
+import { listEvents, listQueries, prepareSearch, SEARCH_COUNT_CAP } from './service'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+  // more matches than the count cap, all at the end of the title order ("Zeta ..."), spread
+  // over prices and dates: the case the window exists for
+  await database.db.execute(sql`
+    insert into events (id, title, slug, start_date, end_date, category_id, organizer_name, status, created_at, ticket_price_min)
+    select gen_random_uuid()::text, 'Zeta Konser Jendela ' || g, 'zeta-konser-jendela-' || g,
+           current_date + (g % 97), current_date + (g % 97), (select id from categories order by id limit 1),
+           'Penyelenggara', 'published', now() - g * interval '1 minute', (g * 7919) % 1000
+    from generate_series(1, ${SEARCH_COUNT_CAP + 100}) g`)
+})
+afterAll(async () => {
+  await database.close()
+})
+
+const ORDER_SQL = {
+  title_asc: sql`title, id`,
+  price_asc: sql`ticket_price_min, id`,
+  start_date_asc: sql`start_date, id`,
+  start_date_desc: sql`start_date desc, id desc`,
+}
+
+/** The first 100 matches of `query` in its order, read straight from events (the reference). */
+async function reference(query: EventListQuery & { sort: keyof typeof ORDER_SQL }) {
+  const { tsquery } = await prepareSearch(database, query)
+  const rows = await database.rows<{ id: string }>(sql`
+    select id from events
+    where status = 'published' and search_document @@ to_tsquery('indonesian', ${tsquery!})
+      ${query.format ? sql`and event_type = ${query.format}` : sql``}
+    order by ${ORDER_SQL[query.sort]} limit 100`)
+  return rows.map((r) => r.id)
+}
+
+test('a window that misses the page falls back; one that holds it answers; both give the right page', async () => {
+  for (const sort of ['title_asc', 'price_asc', 'start_date_asc', 'start_date_desc'] as const) {
+    // the copy alone (q only), and events rows with the window (a format filter besides)
+    for (const query of [
+      { q: 'jendela', sort },
+      { q: 'jendela', sort, format: 'offline' },
+    ] as (EventListQuery & { sort: typeof sort })[]) {
+      const ready = await prepareSearch(database, query)
+      const { total, exact } = await listEvents(database, ready, pageRequest({}, 12, 100))
+      expect([total, exact]).toEqual([SEARCH_COUNT_CAP + 1, false])
+      expect(listQueries(database, ready, pageRequest({}, 12, 100)).fromCopy).toBe(!query.format)
+      const expected = await reference(query)
+      expect(expected.length).toBeGreaterThan(4)
+      for (const window of [1, 3, 1000]) {
+        for (const pageNo of [1, 2]) {
+          const page = pageRequest({ page: pageNo, limit: 2 }, 12, 100)
+          const { items } = await listEvents(database, ready, page, { window })
+          expect(items.map((c) => JSON.parse(c).id)).toEqual(expected.slice(page.offset, page.offset + 2))
+        }
+      }
+    }
+  }
+})
+
+test('the bounded walk reads no more events than the window', async () => {
+  const ready = await prepareSearch(database, { q: 'jendela', sort: 'title_asc', format: 'offline' } as EventListQuery)
+  const page = pageRequest({ page: 1, limit: 2 }, 12, 100)
+  const rows = await listQueries(database, ready, page, { window: 3 }).page
+  // the window holds the three first titles of the catalogue, none of them a match
+  expect(rows.length).toBe(0)
+  const walked = await listQueries(database, ready, pageRequest({ page: 1, limit: 100 }, 12, 100), { window: 3 }).page
+  expect(walked.length).toBeLessThanOrEqual(3)
+})
