@@ -181,7 +181,8 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
       .leftJoin(cities, eq(cities.id, events.cityId))
       .where(
         pageIds
-          ? and(eq(events.status, 'published'), sql`${events.id} = any(array(${pageIds}))`)
+          ? // the copy holds published events only, in the same snapshot: the ids are the filter
+            sql`${events.id} = any(array(${pageIds}))`
           : options.window
             ? and(where, sql`${events.id} in (${orderWindow(db, query, options.window, options.now)})`)
             : where,
