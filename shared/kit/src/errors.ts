@@ -151,6 +151,17 @@ function toEnvelope({ code, error, request }: { code: unknown; error: unknown; r
     logger.warn('transaction lost to a concurrent one', { request_id: requestIdOf(request), sqlstate: sqlState(error) })
     return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '1' })
   }
+  // 42P01 undefined table, 42703 undefined column, 42883 undefined function, 3F000 no schema: the
+  // database's schema is behind this build (a service started before the migrations ran). A
+  // fault of the deployment, not of the request: 503, logged as an error so it gets fixed.
+  if (SCHEMA_BEHIND.has(sqlState(error) ?? '')) {
+    logger.error('database schema behind this build: run the migrations (bun run db:migrate)', {
+      request_id: requestIdOf(request),
+      sqlstate: sqlState(error),
+      error: String((error as any)?.message ?? error),
+    })
+    return envelope(503, MESSAGES.unavailable, undefined, { 'retry-after': '5' })
+  }
   const refused = refusedByDatabase(sqlState(error))
   if (refused) {
     // input the edge should have refused: answered as the client's error, logged so the edge
@@ -172,6 +183,8 @@ function toEnvelope({ code, error, request }: { code: unknown; error: unknown; r
   })
   return envelope(500, MESSAGES.internal)
 }
+
+const SCHEMA_BEHIND = new Set(['42P01', '42703', '42883', '3F000'])
 
 /**
  * SQLSTATE classes that mean "this input cannot be stored or compared", on postgres.js and PGlite

@@ -23,18 +23,28 @@ const logged: string[] = []
 let app: ReturnType<typeof build>
 
 function build() {
-  const logger = { ...createLogger('silent'), warn: (msg: string) => void logged.push(msg) } as any
-  return createBaseApp({ service: 'test', logger, checks: {} })
-    .get('/items', ({ query }) => ({ success: true, query }), {
-      query: t.Object({ ...pageQuery, lat: t.Optional(t.Number()), q: t.Optional(t.String()) }),
-    })
-    .get('/items/:slug', ({ params }) => database.rows(sql`select ${params.slug}::int as n`))
-    .post('/echo', ({ body }) => ({ success: true, body }))
-    .get('/refused/:kind', ({ params }) => database.rows(REFUSED[params.kind]!))
-    .get('/lost/:code', ({ params }) =>
-      // what PostgreSQL raises for a deadlock victim (40P01) or a serialization failure (40001)
-      database.rows(sql.raw(`do $$ begin raise exception 'lost' using errcode = '${params.code === '40001' ? '40001' : '40P01'}'; end $$`)),
-    )
+  const logger = {
+    ...createLogger('silent'),
+    warn: (msg: string) => void logged.push(msg),
+    error: (msg: string) => void logged.push(msg),
+  } as any
+  return (
+    createBaseApp({ service: 'test', logger, checks: {} })
+      .get('/items', ({ query }) => ({ success: true, query }), {
+        query: t.Object({ ...pageQuery, lat: t.Optional(t.Number()), q: t.Optional(t.String()) }),
+      })
+      .get('/items/:slug', ({ params }) => database.rows(sql`select ${params.slug}::int as n`))
+      .post('/echo', ({ body }) => ({ success: true, body }))
+      .get('/refused/:kind', ({ params }) => database.rows(REFUSED[params.kind]!))
+      // a table the migrations have not created yet: what a service sees on an unmigrated database
+      .get('/unmigrated', () => database.rows(sql`select * from table_of_a_later_migration`))
+      .get('/lost/:code', ({ params }) =>
+        // what PostgreSQL raises for a deadlock victim (40P01) or a serialization failure (40001)
+        database.rows(
+          sql.raw(`do $$ begin raise exception 'lost' using errcode = '${params.code === '40001' ? '40001' : '40P01'}'; end $$`),
+        ),
+      )
+  )
 }
 
 beforeAll(async () => {
@@ -125,4 +135,12 @@ test('a transaction lost to a concurrent one (40P01, 40001) is a 503 envelope wi
     expect(res.headers.get('retry-after')).toBe('1')
   }
   expect(logged).toContain('transaction lost to a concurrent one')
+})
+
+test('a database whose schema is behind this build (unmigrated) is a logged 503 envelope, not a 500', async () => {
+  const res = await get(app, '/unmigrated')
+  expect(res.status).toBe(503)
+  expect(res.body).toEqual({ success: false, error: expect.any(String) })
+  expect(res.headers.get('retry-after')).toBe('5')
+  expect(logged).toContain('database schema behind this build: run the migrations (bun run db:migrate)')
 })
