@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import {
   categories,
   cities,
@@ -16,13 +16,27 @@ import { discoveryConditions, discoveryDistance, discoveryOrder } from './discov
 import type { EventListQuery, EventSort } from './model'
 import type { RelatedTo } from './related'
 
-const ORDER: Record<EventSort, SQL[]> = {
-  created_at_desc: [desc(events.createdAt), desc(events.id)],
-  start_date_asc: [asc(events.startDate), asc(events.id)],
-  start_date_desc: [desc(events.startDate), desc(events.id)],
-  price_asc: [asc(events.ticketPriceMin), asc(events.id)],
-  title_asc: [asc(events.title), asc(events.id)],
+/** What the list orders sort by: columns, or expressions of them. */
+type OrderKeys = Record<'createdAt' | 'startDate' | 'ticketPriceMin' | 'title' | 'id', SQLWrapper>
+
+/** The list orders, each ending with the id as tie-breaker, on the given keys. */
+function listOrders(k: OrderKeys): Record<EventSort, SQL[]> {
+  return {
+    created_at_desc: [desc(k.createdAt), desc(k.id)],
+    start_date_asc: [asc(k.startDate), asc(k.id)],
+    start_date_desc: [desc(k.startDate), desc(k.id)],
+    price_asc: [asc(k.ticketPriceMin), asc(k.id)],
+    title_asc: [asc(k.title), asc(k.id)],
+  }
 }
+
+const ORDER = listOrders({
+  createdAt: events.createdAt,
+  startDate: events.startDate,
+  ticketPriceMin: events.ticketPriceMin,
+  title: events.title,
+  id: events.id,
+})
 
 /**
  * The same orders on expressions no index provides, for a search whose matches are few (its capped
@@ -30,22 +44,22 @@ const ORDER: Record<EventSort, SQL[]> = {
  * order index past every event that does not match, which the planner picks when it misjudges a
  * rare word's share (a word no event has: 390 ms for nothing, EXPLAIN read).
  */
-const ORDER_OF_FEW: Record<EventSort, SQL[]> = {
-  created_at_desc: [desc(sql`${events.createdAt} + interval '0 seconds'`), desc(events.id)],
-  start_date_asc: [asc(sql`${events.startDate} + 0`), asc(events.id)],
-  start_date_desc: [desc(sql`${events.startDate} + 0`), desc(events.id)],
-  price_asc: [asc(sql`${events.ticketPriceMin} + 0`), asc(events.id)],
-  title_asc: [asc(sql`${events.title} || ''`), asc(events.id)],
-}
+const ORDER_OF_FEW = listOrders({
+  createdAt: sql`${events.createdAt} + interval '0 seconds'`,
+  startDate: sql`${events.startDate} + 0`,
+  ticketPriceMin: sql`${events.ticketPriceMin} + 0`,
+  title: sql`${events.title} || ''`,
+  id: events.id,
+})
 
 /** The same orders on the search copy (event_search carries their keys), for a search's page of ids. */
-const SEARCH_ORDER: Record<EventSort, SQL[]> = {
-  created_at_desc: [desc(eventSearch.createdAt), desc(eventSearch.eventId)],
-  start_date_asc: [asc(eventSearch.startDate), asc(eventSearch.eventId)],
-  start_date_desc: [desc(eventSearch.startDate), desc(eventSearch.eventId)],
-  price_asc: [asc(eventSearch.ticketPriceMin), asc(eventSearch.eventId)],
-  title_asc: [asc(eventSearch.title), asc(eventSearch.eventId)],
-}
+const SEARCH_ORDER = listOrders({
+  createdAt: eventSearch.createdAt,
+  startDate: eventSearch.startDate,
+  ticketPriceMin: eventSearch.ticketPriceMin,
+  title: eventSearch.title,
+  id: eventSearch.eventId,
+})
 
 /** A list query whose `q` was turned into its tsquery (typo expansion needs a lookup). */
 export type SearchReady = { tsquery?: string | null }
