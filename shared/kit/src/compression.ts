@@ -73,6 +73,9 @@ export function varyWith(current: string | null, name: string): string {
 export async function compressResponse(request: Request, response: Response): Promise<Response> {
   if (request.method === 'HEAD' || response.status === 204 || response.status === 304 || response.status === 206) return response
   if (!response.body || response.headers.has('content-encoding')) return response
+  // its producer already chose the encoding for this request (the response cache sends each
+  // entry's stored form): wrapping it again would only cost a Headers copy and a new Response
+  if (/accept-encoding/i.test(response.headers.get('vary') ?? '')) return response
   const type = response.headers.get('content-type')
   if (!isCompressible(type)) return response
   const declared = response.headers.get('content-length')
