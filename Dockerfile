@@ -17,6 +17,10 @@ RUN bun install --frozen-lockfile --production
 FROM oven/bun:1-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
+# JavaScriptCore sizes its heap growth for the host's RAM, not the container's limit: on a 24 GB
+# host a catalog under miss-heavy load peaked at 290-380 MiB, with this at 150-165 MiB for the
+# same throughput (bench/results, README Performance). Override per deployment if a limit is larger.
+ENV BUN_JSC_forceRAMSize=134217728
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=deps /app/shared ./shared
 COPY --from=deps /app/services ./services

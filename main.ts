@@ -21,7 +21,7 @@ import { newsDepsFromConfig, newsService } from '@app/news'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'all')
-const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'all', sampleRatio: config.traceSampleRatio })
+const tracing = await createTracing({ endpoint: config.otlpEndpoint, service: 'all', sampleRatio: config.traceSampleRatio })
 const database = await createDb(config.databaseUrl, {
   dataDir: join(config.dataDir, 'pglite'),
   observer: tracing?.observeQuery,

@@ -8,7 +8,7 @@ import { bootstrapAdmin } from './users/service'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'admin')
-const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'admin', sampleRatio: config.traceSampleRatio })
+const tracing = await createTracing({ endpoint: config.otlpEndpoint, service: 'admin', sampleRatio: config.traceSampleRatio })
 const database = await createDb(config.databaseUrl, {
   dataDir: join(config.dataDir, 'pglite'),
   observer: tracing?.observeQuery,

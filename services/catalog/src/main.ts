@@ -7,7 +7,7 @@ import { catalogDepsFromConfig } from './deps'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'catalog')
-const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'catalog', sampleRatio: config.traceSampleRatio })
+const tracing = await createTracing({ endpoint: config.otlpEndpoint, service: 'catalog', sampleRatio: config.traceSampleRatio })
 const database = await createDb(config.databaseUrl, {
   dataDir: join(config.dataDir, 'pglite'),
   observer: tracing?.observeQuery,

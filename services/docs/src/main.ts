@@ -5,7 +5,7 @@ import { docsDepsFromConfig } from './deps'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'docs')
-const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'docs', sampleRatio: config.traceSampleRatio })
+const tracing = await createTracing({ endpoint: config.otlpEndpoint, service: 'docs', sampleRatio: config.traceSampleRatio })
 const lifecycle = createLifecycle()
 const app = createApp({ ...(await docsDepsFromConfig(config)), logger, lifecycle, corsOrigins: config.corsOrigins, tracing })
 serve(app, {

@@ -7,7 +7,7 @@ import { newsDepsFromConfig } from './deps'
 
 const config = readConfigOrExit()
 const logger = createLogger(config.logLevel, 'news')
-const tracing = createTracing({ endpoint: config.otlpEndpoint, service: 'news', sampleRatio: config.traceSampleRatio })
+const tracing = await createTracing({ endpoint: config.otlpEndpoint, service: 'news', sampleRatio: config.traceSampleRatio })
 const database = await createDb(config.databaseUrl, {
   dataDir: join(config.dataDir, 'pglite'),
   observer: tracing?.observeQuery,

@@ -3,7 +3,7 @@
 // description sanitiser. Shared by the catalog's submission and the admin's event edit, so both
 // accept and store exactly the same thing.
 import { t } from 'elysia'
-import sanitizeHtml from 'sanitize-html'
+import type sanitizeHtml from 'sanitize-html'
 import { eventType, type EventType } from '@app/db'
 import type { FieldError } from './errors'
 
@@ -158,19 +158,30 @@ export interface Submission {
 // HTML kept in a description: text formatting, lists, headings, quotes and links. Everything
 // else is dropped (script/style/textarea with their content); no attribute survives except a
 // link's href (http, https, mailto, tel only) and title.
-const DESCRIPTION_HTML: sanitizeHtml.IOptions = {
+const descriptionOptions = (sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions => ({
   allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'ul', 'ol', 'li', 'h2', 'h3', 'h4', 'blockquote', 'a', 'hr'],
   allowedAttributes: { a: ['href', 'title', 'target', 'rel'] },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'nofollow noopener noreferrer' }) },
+  transformTags: { a: sanitize.simpleTransform('a', { target: '_blank', rel: 'nofollow noopener noreferrer' }) },
+})
+
+// loaded on the first description written (~6 MB of parser code a reading process never needs)
+let sanitizer: { sanitize: typeof sanitizeHtml; options: sanitizeHtml.IOptions } | undefined
+function loadSanitizer() {
+  if (!sanitizer) {
+    const sanitize = require('sanitize-html') as typeof sanitizeHtml
+    sanitizer = { sanitize, options: descriptionOptions(sanitize) }
+  }
+  return sanitizer
 }
 
 /** Sanitised description HTML: scripts, event handlers, styles and javascript: URLs removed. */
 export function sanitizeDescription(html: string): string {
-  return sanitizeHtml(html, DESCRIPTION_HTML).trim()
+  const { sanitize, options } = loadSanitizer()
+  return sanitize(html, options).trim()
 }
 
 const length = (s: string) => [...s].length
