@@ -4,7 +4,16 @@ export { migrateDb, migrationsFolder } from './migrate'
 export { freeSlug, slugify, slugifyOr, type Writer } from './slug'
 export { existingTags, tagIdsFor } from './tags'
 export { seedDemo, isEmptyCatalogue } from './seed'
-export { textSearch, searchWords, MAX_QUERY_LENGTH, eventSearchQuery, eventSearchMatch, prefixSearchQuery } from './search'
+export {
+  textSearch,
+  searchWords,
+  MAX_QUERY_LENGTH,
+  eventSearchQuery,
+  searchExpansions,
+  eventSearchMatch,
+  prefixSearchQuery,
+  type WordExpander,
+} from './search'
 export * from './sql-helpers'
 export { nextArticlePublication } from './schedule'
 export { findSlugRedirect } from './slug-history'

@@ -43,11 +43,26 @@ const TYPO_EXPANSIONS = 3
  * hold only letters and digits, so they cannot break the tsquery syntax. Null when `q` has no
  * words.
  */
-export async function eventSearchQuery(database: Database, q: string): Promise<string | null> {
+export async function eventSearchQuery(
+  database: Database,
+  q: string,
+  expand: WordExpander = (words) => searchExpansions(database, words),
+): Promise<string | null> {
   const words = searchWords(q)
   if (!words.length) return null
+  const expansions = await expand(words)
+  return words.map((w) => `(${[w, ...(expansions.get(w) ?? [])].map((x) => `${x}:*`).join(' | ')})`).join(' & ')
+}
+
+/** The stand-ins (typo neighbours, synonyms) of each of `words`, however they are found. */
+export type WordExpander = (words: string[]) => Promise<Map<string, string[]>>
+
+/**
+ * The stand-ins of each word, read from the dictionary and the synonyms in one round trip: the
+ * dictionary words most similar to it (typos, words of 3+ letters) and its synonyms.
+ */
+export async function searchExpansions(database: Database, words: string[]): Promise<Map<string, string[]>> {
   const list = words.join(' ')
-  // typo stand-ins (words of 3+ letters) and synonyms (search_synonyms), in one round trip
   const rows = await database.rows<{ w: string; word: string }>(sql`
     select q.w, s.word from unnest(string_to_array(${list}, ' ')) as q(w)
     cross join lateral (
@@ -59,17 +74,13 @@ export async function eventSearchQuery(database: Database, q: string): Promise<s
     select q.w, other.term from unnest(string_to_array(${list}, ' ')) as q(w)
     join search_synonyms own on own.term = q.w
     join search_synonyms other on other.group_name = own.group_name and other.term <> q.w`)
-  const expansions = new Map<string, Set<string>>()
+  const expansions = new Map<string, string[]>(words.map((w) => [w, []]))
   for (const { w, word } of rows) {
     // synonyms are data: only single words of letters and digits may enter the tsquery
-    for (const part of searchWords(word)) {
-      if (part === w) continue
-      const set = expansions.get(w) ?? new Set<string>()
-      set.add(part)
-      expansions.set(w, set)
-    }
+    const own = expansions.get(w)!
+    for (const part of searchWords(word)) if (part !== w && !own.includes(part)) own.push(part)
   }
-  return words.map((w) => `(${[w, ...(expansions.get(w) ?? [])].map((x) => `${x}:*`).join(' | ')})`).join(' & ')
+  return expansions
 }
 
 /**

@@ -56,16 +56,16 @@ const candidateColumns = {
   card: CARD,
 }
 
-/** One more than kept: the event itself may be among them. */
+/** One more than kept: the event itself may be among them. The condition is built only on a read. */
 const soonest =
-  (where: SQL) =>
+  (condition: () => SQL) =>
   ({ db }: Database, nowMs: number) =>
     db
       .select(candidateColumns)
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
-      .where(and(eq(events.status, 'published'), waktuCondition('mendatang', nowMs), where))
+      .where(and(eq(events.status, 'published'), waktuCondition('mendatang', nowMs), condition()))
       .orderBy(events.endDate, events.id)
       .limit(CANDIDATES + 1)
 
@@ -84,8 +84,9 @@ const newestOfTag =
 
 function branchesOf(self: RelatedTo): Branch[] {
   const category = `list:cat:${self.categorySlug}`
+  // a detail miss builds these for every branch, remembered or not: no SQL is built until a read
   const branches: Branch[] = [
-    { key: `related:cat:${self.categoryId}`, deps: [category], read: soonest(eq(events.categoryId, self.categoryId)) },
+    { key: `related:cat:${self.categoryId}`, deps: [category], read: soonest(() => eq(events.categoryId, self.categoryId)) },
   ]
   if (self.cityId) {
     const city = `list:city:${self.citySlug}`
@@ -93,9 +94,9 @@ function branchesOf(self: RelatedTo): Branch[] {
       {
         key: `related:city-cat:${self.cityId}:${self.categoryId}`,
         deps: [city, category],
-        read: soonest(and(eq(events.cityId, self.cityId), eq(events.categoryId, self.categoryId))!),
+        read: soonest(() => and(eq(events.cityId, self.cityId!), eq(events.categoryId, self.categoryId))!),
       },
-      { key: `related:city:${self.cityId}`, deps: [city], read: soonest(eq(events.cityId, self.cityId)) },
+      { key: `related:city:${self.cityId}`, deps: [city], read: soonest(() => eq(events.cityId, self.cityId!)) },
     )
   }
   for (const tag of self.tags)
