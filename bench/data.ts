@@ -868,7 +868,7 @@ try {
   await sql.unsafe(FUNCTIONS)
   await sql2.unsafe(FUNCTIONS)
   // Row and statement triggers off for the load (search documents, typo dictionary, change
-  // notifications, the search copy: migrations 0007, 0008, 0016, 0021): derived once,
+  // notifications, the search copy, the published counts: migrations 0007, 0008, 0016, 0021, 0022): derived once,
   // set-based, after the load.
   // A bench database is loaded as a superuser, who may do this.
   await sql.unsafe('SET session_replication_role = replica')
@@ -900,9 +900,14 @@ try {
     ])
     // the narrow copy a public search reads (migration 0021), kept by row triggers otherwise
     await sql.unsafe(`
-      INSERT INTO event_search (event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, lexemes)
-      SELECT id, created_at, title, start_date, ticket_price_min, city_id, category_id, strip(search_document)
+      INSERT INTO event_search (event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type, is_free, lexemes)
+      SELECT id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type::text, is_free, strip(search_document)
       FROM events WHERE status = 'published'`)
+    // the published counts per category, city, format and price (migration 0022), likewise
+    await sql.unsafe(`
+      INSERT INTO event_counts (category_id, city_id, event_type, is_free, n)
+      SELECT category_id, coalesce(city_id, ''), event_type::text, is_free, count(*)::int
+      FROM events WHERE status = 'published' GROUP BY 1, 2, 3, 4`)
     await sql.unsafe(`
       INSERT INTO search_words (word)
       SELECT DISTINCT w FROM (

@@ -15,13 +15,13 @@ afterAll(async () => {
 /** Rows of event_search that differ from what events says they should be (both directions). */
 const drift = () =>
   database.rows<{ event_id: string }>(sql`
-    (select id as event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, strip(search_document) as lexemes from events where status = 'published'
+    (select id as event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type::text, is_free, strip(search_document) as lexemes from events where status = 'published'
      except
-     select event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, lexemes from event_search)
+     select event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type, is_free, lexemes from event_search)
     union all
-    (select event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, lexemes from event_search
+    (select event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type, is_free, lexemes from event_search
      except
-     select id, created_at, title, start_date, ticket_price_min, city_id, category_id, strip(search_document) from events where status = 'published')`)
+     select id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type::text, is_free, strip(search_document) from events where status = 'published')`)
 
 const copyOf = async (id: string) =>
   (
@@ -61,6 +61,9 @@ test('publish, edit, retag, move, rename, unpublish and delete keep the copy exa
   const [city] = await database.rows<{ id: string }>(sql`select id from cities order by id desc limit 1`)
   await database.db.execute(sql`update events set city_id = ${city.id} where id = ${event.id}`)
   expect((await copyOf(event.id)).city_id).toBe(city.id)
+  // the list filters the copy also holds (migration 0023)
+  await database.db.execute(sql`update events set event_type = 'hybrid', is_free = not is_free where id = ${event.id}`)
+  expect(await drift()).toEqual([])
   await database.db.execute(sql`update cities set name = 'Asdfghjkl' where id = ${city.id}`)
   expect((await copyOf(event.id)).lexemes).toContain("'asdfghjkl'")
   expect(await drift()).toEqual([])

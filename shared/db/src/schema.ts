@@ -148,6 +148,8 @@ export const events = pgTable(
     index('events_city_category_start_idx').on(t.cityId, t.categoryId, t.status, t.startDate, t.id),
     index('events_type_idx').on(t.eventType, t.status),
     index('events_free_idx').on(t.isFree, t.status),
+    // gratis=0 in price order starts at the first paid event, not after every free one (migration 0024)
+    index('events_free_price_idx').on(t.isFree, t.status, t.ticketPriceMin, t.id),
     index('events_search_idx').using('gin', t.searchVector),
     index('events_search_document_idx').using('gin', t.searchDocument),
     index('events_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
@@ -187,15 +189,41 @@ export const eventSearch = pgTable(
     ticketPriceMin: numeric('ticket_price_min', { precision: 14, scale: 2 }).notNull(),
     cityId: text('city_id'),
     categoryId: text('category_id').notNull(),
+    // the list's other plain filters (migration 0023): lists by city or category page here too
+    eventType: text('event_type').notNull(),
+    isFree: boolean('is_free').notNull(),
     lexemes: tsvector('lexemes').notNull(),
   },
   (t) => [
     index('event_search_lexemes_idx').using('gin', t.lexemes),
     // ascending: a backward scan serves the newest first (see events_status_created_idx)
     index('event_search_created_idx').on(t.createdAt, t.eventId),
-    index('event_search_city_idx').on(t.cityId),
-    index('event_search_category_idx').on(t.categoryId),
+    // every list order within a city and within a category
+    index('event_search_city_created_idx').on(t.cityId, t.createdAt, t.eventId),
+    index('event_search_city_start_idx').on(t.cityId, t.startDate, t.eventId),
+    index('event_search_city_price_idx').on(t.cityId, t.ticketPriceMin, t.eventId),
+    index('event_search_city_title_idx').on(t.cityId, t.title, t.eventId),
+    index('event_search_category_created_idx').on(t.categoryId, t.createdAt, t.eventId),
+    index('event_search_category_start_idx').on(t.categoryId, t.startDate, t.eventId),
+    index('event_search_category_price_idx').on(t.categoryId, t.ticketPriceMin, t.eventId),
+    index('event_search_category_title_idx').on(t.categoryId, t.title, t.eventId),
   ],
+)
+
+/**
+ * Published events per category, city ('' without one), format and free flag (migration 0022,
+ * kept by statement triggers on events): a list total filtered by nothing else sums these rows.
+ */
+export const eventCounts = pgTable(
+  'event_counts',
+  {
+    categoryId: text('category_id').notNull(),
+    cityId: text('city_id').notNull(),
+    eventType: text('event_type').notNull(),
+    isFree: boolean('is_free').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.categoryId, t.cityId, t.eventType, t.isFree] }), index('event_counts_city_idx').on(t.cityId)],
 )
 
 export const eventTags = pgTable(

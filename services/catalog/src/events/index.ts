@@ -23,7 +23,7 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
         const datedUntil = query.waktu || query.facets === '1' ? nextDateChange(at) : undefined
         return cache.respond(request, cacheKey('events', { ...query, _dated: datedUntil }), async () => {
           const page = pageRequest(query, 12, 100)
-          const searchReady = await prepareSearch(database, query)
+          const searchReady = await prepareSearch(database, query, cache.remember)
           const [{ items, total, exact }, facets] = await Promise.all([
             listEvents(database, searchReady, page, { now: at, remember: cache.remember, expiresAt: datedUntil }),
             query.facets === '1' ? eventFacets(database, searchReady, at) : undefined,

@@ -20,7 +20,14 @@ beforeAll(async () => {
            current_date + (g % 97), current_date + (g % 97), (select id from categories order by id limit 1),
            'Penyelenggara', 'published', now() - g * interval '1 minute', (g * 7919) % 1000
     from generate_series(1, ${SEARCH_COUNT_CAP + 100}) g`)
+  // a tag on each: a filter the search copy does not hold, so such a search walks events
+  await database.db.execute(sql`
+    insert into event_tags (event_id, tag_id)
+    select e.id, (select id from tags order by slug limit 1) from events e
+    where e.slug like 'zeta-konser-jendela-%'`)
+  tagSlug = (await database.rows<{ slug: string }>(sql`select slug from tags order by slug limit 1`))[0].slug
 })
+let tagSlug = ''
 afterAll(async () => {
   await database.close()
 })
@@ -39,21 +46,24 @@ async function reference(query: EventListQuery & { sort: keyof typeof ORDER_SQL 
     select id from events
     where status = 'published' and search_document @@ to_tsquery('indonesian', ${tsquery!})
       ${query.format ? sql`and event_type = ${query.format}` : sql``}
+      ${query.tag ? sql`and exists (select 1 from event_tags et join tags t on t.id = et.tag_id where et.event_id = events.id and t.slug = ${query.tag})` : sql``}
     order by ${ORDER_SQL[query.sort]} limit 100`)
   return rows.map((r) => r.id)
 }
 
 test('a window that misses the page falls back; one that holds it answers; both give the right page', async () => {
   for (const sort of ['title_asc', 'price_asc', 'start_date_asc', 'start_date_desc'] as const) {
-    // the copy alone (q only), and events rows with the window (a format filter besides)
+    // the copy alone (q, or q and a format: the copy holds formats), and events rows with the
+    // window (a tag besides: the copy does not hold tags)
     for (const query of [
       { q: 'jendela', sort },
       { q: 'jendela', sort, format: 'offline' },
+      { q: 'jendela', sort, tag: tagSlug },
     ] as (EventListQuery & { sort: typeof sort })[]) {
       const ready = await prepareSearch(database, query)
       const { total, exact } = await listEvents(database, ready, pageRequest({}, 12, 100))
       expect([total, exact]).toEqual([SEARCH_COUNT_CAP + 1, false])
-      expect(listQueries(database, ready, pageRequest({}, 12, 100)).fromCopy).toBe(!query.format)
+      expect(listQueries(database, ready, pageRequest({}, 12, 100)).fromCopy).toBe(!query.tag)
       const expected = await reference(query)
       expect(expected.length).toBeGreaterThan(4)
       for (const window of [1, 3, 1000]) {
@@ -68,7 +78,7 @@ test('a window that misses the page falls back; one that holds it answers; both 
 })
 
 test('the bounded walk reads no more events than the window', async () => {
-  const ready = await prepareSearch(database, { q: 'jendela', sort: 'title_asc', format: 'offline' } as EventListQuery)
+  const ready = await prepareSearch(database, { q: 'jendela', sort: 'title_asc', tag: tagSlug } as EventListQuery)
   const page = pageRequest({ page: 1, limit: 2 }, 12, 100)
   const rows = await listQueries(database, ready, page, { window: 3 }).page
   // the window holds the three first titles of the catalogue, none of them a match

@@ -2,11 +2,13 @@ import { and, asc, desc, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-
 import {
   categories,
   cities,
+  eventCounts,
   eventSearch,
   eventSearchMatch,
   eventSearchQuery,
   events,
   prefixSearchQuery,
+  searchExpansions,
   type Database,
   type Db,
 } from '@app/db'
@@ -64,9 +66,33 @@ const SEARCH_ORDER = listOrders({
 /** A list query whose `q` was turned into its tsquery (typo expansion needs a lookup). */
 export type SearchReady = { tsquery?: string | null }
 
-/** Resolves `q` into its tsquery once, before the list, facet and calendar queries use it. */
-export async function prepareSearch<Q extends { q?: string }>(database: Database, query: Q): Promise<Q & SearchReady> {
-  return query.q ? { ...query, tsquery: await eventSearchQuery(database, query.q) } : query
+/**
+ * Resolves `q` into its tsquery once, before the list, facet and calendar queries use it. With
+ * `remember` (the route's cache) each word's stand-ins are kept until a write changes what the
+ * public lists show (`list:all`, as unfiltered search answers), so a search miss whose words were
+ * seen before sends no dictionary query: the bench's 26.5k distinct searches hold 2.7k words.
+ */
+export async function prepareSearch<Q extends { q?: string }>(
+  database: Database,
+  query: Q,
+  remember?: ResponseCache['remember'],
+): Promise<Q & SearchReady> {
+  if (!query.q) return query
+  const expand = remember
+    ? async (words: string[]) =>
+        new Map(
+          await Promise.all(
+            words.map(async (word) => {
+              const own = await remember(`search-word:${word}`, async () => ({
+                value: (await searchExpansions(database, [word])).get(word) ?? [],
+                deps: ['list:all'],
+              }))
+              return [word, own] as const
+            }),
+          ),
+        )
+    : undefined
+  return { ...query, tsquery: await eventSearchQuery(database, query.q, expand) }
 }
 
 /**
@@ -130,20 +156,36 @@ export function listFilter(query: EventListQuery, nowMs = Date.now(), matchesFir
 }
 
 /**
- * The match condition of a search whose other filters are only a city or a category, on the
- * narrow copy alone (event_search holds both): a capped count there reads a few pages, not one
- * events row per match. Undefined when the search needs the events rows (any other filter, or a
- * `q` without words).
+ * The conditions of a list on the narrow copy alone (event_search: the published events with their
+ * document, city, category, format and free flag, and every list order's key): a search, or a list
+ * by city or category, whose filters are only those. Its capped count reads only the copy and its
+ * page of ids comes from the copy's indexes in any list order, then only those events are read.
+ * Undefined when it needs the events rows (a tag, a time window, a point, a `q` without words) or
+ * gains nothing (a list without `q` that is not by one city or one category alone).
  */
-function searchOnlyWhere(query: EventListQuery & SearchReady, nowMs = Date.now()): SQL | undefined {
-  const tsquery = query.tsquery ?? prefixSearchQuery(query.q ?? '')
-  if (!tsquery || query.tag || query.format || query.gratis !== undefined || discoveryConditions(query, nowMs).length)
-    return undefined
+function copyWhere(query: EventListQuery & SearchReady, nowMs = Date.now()): SQL | undefined {
+  const tsquery = query.q ? (query.tsquery ?? prefixSearchQuery(query.q)) : undefined
+  if ((query.q && !tsquery) || query.tag || discoveryConditions(query, nowMs).length) return undefined
+  // without q, only a city or only a category: the copy has an index per city and per category
+  // and list order; combinations are served better by the composite indexes of events (city +
+  // category, and the count index for format and price: a rare format in a city would walk the
+  // city's whole order index here)
+  if (!tsquery && (!query.kota === !query.kategori || query.format || query.gratis !== undefined)) return undefined
   return and(
-    sql`${eventSearch.lexemes} @@ to_tsquery('indonesian', ${tsquery})`,
+    tsquery ? sql`${eventSearch.lexemes} @@ to_tsquery('indonesian', ${tsquery})` : undefined,
     query.kategori ? sql`${eventSearch.categoryId} = (select id from categories where slug = ${query.kategori})` : undefined,
     query.kota ? sql`${eventSearch.cityId} = (select id from cities where slug = ${query.kota})` : undefined,
+    query.format ? eq(eventSearch.eventType, query.format) : undefined,
+    query.gratis !== undefined ? eq(eventSearch.isFree, query.gratis === '1') : undefined,
   )
+}
+
+/**
+ * Whether the query filters by nothing but category, city, format and price (the dimensions of
+ * event_counts): then its total is a sum of kept counts, not a count of events.
+ */
+function countsOnly(query: EventListQuery, nowMs = Date.now()): boolean {
+  return !query.q && !query.tag && discoveryConditions(query, nowMs).length === 0
 }
 
 /** The first `size` published events in the query's order that pass its filters other than `q`. */
@@ -167,17 +209,17 @@ const LIST_CARD = jsonOf(CARD_FIELDS)
 /** The page query and the count query of a list request (exported for the EXPLAIN tests). */
 export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
   const where = listFilter(query, options.now, options.fewMatches)
-  const searchOnly = searchOnlyWhere(query, options.now)
+  const onCopy = copyWhere(query, options.now)
   const sort = (query.sort as EventSort | undefined) ?? 'created_at_desc'
-  // a search in a list order with at most a city or a category: its page of ids comes from
-  // event_search alone (it carries every order's key), and only those events are read; newest
-  // first walks the copy's date index, the other orders sort the matches there
+  // a search or a list by city or category, in a list order, with no filter the copy lacks: its
+  // page of ids comes from event_search alone (it carries every order's key, indexed per city and
+  // per category), and only those events are read; a search of few matches sorts them there
   const pageIds =
-    searchOnly && sort in SEARCH_ORDER
+    onCopy && sort in SEARCH_ORDER
       ? db
           .select({ id: eventSearch.eventId })
           .from(eventSearch)
-          .where(searchOnly)
+          .where(onCopy)
           .orderBy(
             ...(options.fewMatches && sort === 'created_at_desc'
               ? [desc(sql`${eventSearch.createdAt} + interval '0 seconds'`), desc(eventSearch.eventId)]
@@ -215,11 +257,11 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
     ids: pageOf(false),
     count: query.q
       ? db.select({ total: sql<number>`count(*)::int` }).from(
-          (searchOnly
+          (onCopy
             ? db
                 .select({ one: sql`1`.as('one') })
                 .from(eventSearch)
-                .where(searchOnly)
+                .where(onCopy)
             : db
                 .select({ one: sql`1`.as('one') })
                 .from(events)
@@ -228,10 +270,25 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
             .limit(Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) + 1)
             .as('matches'),
         )
-      : db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(events)
-          .where(where),
+      : countsOnly(query, options.now)
+        ? // only plain filters: the kept counts (migration 0022) hold the total, whatever the size
+          db
+            .select({ total: sql<number>`coalesce(sum(${eventCounts.n}), 0)::int` })
+            .from(eventCounts)
+            .where(
+              and(
+                query.kategori
+                  ? sql`${eventCounts.categoryId} = (select id from categories where slug = ${query.kategori})`
+                  : undefined,
+                query.kota ? sql`${eventCounts.cityId} = (select id from cities where slug = ${query.kota})` : undefined,
+                query.format ? eq(eventCounts.eventType, query.format) : undefined,
+                query.gratis !== undefined ? eq(eventCounts.isFree, query.gratis === '1') : undefined,
+              ),
+            )
+        : db
+            .select({ total: sql<number>`count(*)::int` })
+            .from(events)
+            .where(where),
     /** Counting stops here (searches only). */
     countCap: query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null,
     /** The page's ids come from the search copy. */
