@@ -72,6 +72,24 @@ describe('listening version source', () => {
     expect(n).toBe(0)
   }, 30_000)
 
+  test("a replica's acknowledgement is announced, so a waiting writer wakes without polling", async () => {
+    const replica = createListeningVersionSource(database, { service: 'test-ack' })
+    const announced: number[] = []
+    const unlisten = await database.listen('data_version_ack', (payload) => void announced.push(Number(payload)))
+    try {
+      await untilTrusted(replica)
+      await database.rows(sql`update settings set value = value || '.' where key = 'site_tagline'`)
+      const version = await dbVersion()
+      await awaitReplicas(database)
+      const deadline = Date.now() + 5000
+      while (!announced.some((v) => v >= version) && Date.now() < deadline) await Bun.sleep(10)
+      expect(announced.some((v) => v >= version)).toBe(true)
+    } finally {
+      await unlisten()
+      await replica.close()
+    }
+  }, 30_000)
+
   test('before its listener is proven, a replica reads the version per request', async () => {
     const c = counted()
     const replica = createListeningVersionSource(c.db, { service: 'test-c', heartbeatMs: 60_000 })

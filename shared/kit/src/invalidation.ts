@@ -18,6 +18,8 @@ import type { Logger } from './request-log'
 import { createVersionSource, type VersionSource } from './response-cache'
 
 const CHANNEL = 'data_version'
+/** Each replica's acknowledgement is announced here, so writers wake at once instead of polling. */
+const ACK_CHANNEL = 'data_version_ack'
 const HEARTBEAT_MS = 1000
 const TRUST_MS = 2000
 // a replica whose last heartbeat is older than this is not waited for (its trust has lapsed)
@@ -47,10 +49,14 @@ export function createListeningVersionSource(
   let pingSeq = 0
   const pingsSent = new Map<number, number>()
 
+  // the acknowledgement also wakes the writers waiting for it (awaitReplicas), in one round trip
   const ack = () =>
     database.rows(sql`
-      insert into cache_replicas (id, service, acked_version, seen_at) values (${id}, ${options.service}, ${version}, now())
-      on conflict (id) do update set acked_version = greatest(cache_replicas.acked_version, excluded.acked_version), seen_at = now()`)
+      with acked as (
+        insert into cache_replicas (id, service, acked_version, seen_at) values (${id}, ${options.service}, ${version}, now())
+        on conflict (id) do update set acked_version = greatest(cache_replicas.acked_version, excluded.acked_version), seen_at = now()
+        returning acked_version)
+      select pg_notify(${ACK_CHANNEL}, acked_version::text) from acked`)
 
   const listeners: ((version: number, keys: string[] | null) => void)[] = []
   function apply(next: number, keys: string[] | null = null) {
@@ -148,6 +154,29 @@ export function createListeningVersionSource(
 }
 
 /**
+ * Per database, the next acknowledgement of any replica (ACK_CHANNEL): a waiting writer checks
+ * again when one arrives rather than after a timer, which under load left it up to 50 ms behind
+ * an acknowledgement that had already come. Listened on the database's one listening connection.
+ */
+const acknowledgements = new WeakMap<Database, () => Promise<void>>()
+function nextAcknowledgement(database: Database): Promise<void> {
+  let next = acknowledgements.get(database)
+  if (!next) {
+    let pending: { promise: Promise<void>; resolve: () => void } | undefined
+    const wake = () => {
+      const woken = pending
+      pending = undefined
+      woken?.resolve()
+    }
+    // a (re)connected listener may have missed some: waking the writers is always safe
+    void database.listen(ACK_CHANNEL, wake, wake).catch(() => {})
+    next = () => (pending ??= Promise.withResolvers<void>()).promise
+    acknowledgements.set(database, next)
+  }
+  return next()
+}
+
+/**
  * For writers, after their transaction committed: waits until every live cache replica has
  * acknowledged the current data version (normally a few milliseconds), at most ~2.5 s.
  */
@@ -164,10 +193,12 @@ export async function awaitReplicas(database: Database, logger?: Logger): Promis
   const deadline = performance.now() + WRITER_WAIT_MS
   // acknowledgements normally arrive within a few ms; a replica that died keeps writers waiting
   // for the whole window, so the polling backs off rather than sending a query every 2 ms per
-  // waiting writer (which, with a replica SIGKILLed under load, saturated the database)
+  // waiting writer (which, with a replica SIGKILLed under load, saturated the database); every
+  // heartbeat's acknowledgement (one a second per replica) also wakes it
   let pause = 2
   for (;;) {
-    await Bun.sleep(pause)
+    // an acknowledgement wakes the writer; the timer (backing off) covers a missed notification
+    await Promise.race([Bun.sleep(pause), nextAcknowledgement(database)])
     pause = Math.min(pause * 2, 50)
     const [{ behind }] = await database.rows<{ behind: number }>(sql`select (${behindOf(sql`${version}`)}) as behind`)
     if (behind === 0) return
