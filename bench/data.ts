@@ -898,16 +898,10 @@ try {
       sql.unsafe('UPDATE events SET search_document = event_search_document(events) WHERE hashtext(id) & 1 = 0'),
       sql2.unsafe('UPDATE events SET search_document = event_search_document(events) WHERE hashtext(id) & 1 = 1'),
     ])
-    // the narrow copy a public search reads (migration 0021), kept by row triggers otherwise
-    await sql.unsafe(`
-      INSERT INTO event_search (event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type, is_free, lexemes)
-      SELECT id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type::text, is_free, strip(search_document)
-      FROM events WHERE status = 'published'`)
+    // the narrow copy a public search reads (migrations 0021, 0023), kept by row triggers otherwise
+    await sql.unsafe('SELECT event_search_fill()')
     // the published counts per category, city, format and price (migration 0022), likewise
-    await sql.unsafe(`
-      INSERT INTO event_counts (category_id, city_id, event_type, is_free, n)
-      SELECT category_id, coalesce(city_id, ''), event_type::text, is_free, count(*)::int
-      FROM events WHERE status = 'published' GROUP BY 1, 2, 3, 4`)
+    await sql.unsafe('SELECT event_counts_fill()')
     await sql.unsafe(`
       INSERT INTO search_words (word)
       SELECT DISTINCT w FROM (
