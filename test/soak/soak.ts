@@ -8,7 +8,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { freePort, repoRoot, startStack, stopProcess, type ServiceProcess } from '../../scripts/stack-lib'
-import { READ_POOL_MAX } from '@app/catalog'
+import { DEFAULT_READ_POOL } from '@app/kit'
 
 const ADMIN = { username: 'soakadmin', password: 'kata-sandi-uji-soak-2026' }
 const POOL_MAX = 10 // createDb's default pool size per process
@@ -215,7 +215,7 @@ export async function runSoak(options: { seconds: number; concurrency?: number; 
       from pg_stat_activity where application_name = 'event-catalog'`
     await sql.end({ timeout: 5 })
     // each process: its pool plus one dedicated LISTEN connection; a catalog process also its read pool
-    const limit = (processes.length + 1) * (POOL_MAX + 1) + stack.services.catalog.length * READ_POOL_MAX
+    const limit = (processes.length + 1) * (POOL_MAX + 1) + stack.services.catalog.length * DEFAULT_READ_POOL
     return {
       seconds,
       requests: records.length,

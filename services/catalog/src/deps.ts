@@ -25,9 +25,6 @@ export interface CatalogDeps {
   now?: () => number
 }
 
-/** Connections of the public-read pool on the primary (besides the 10 of the main pool). */
-export const READ_POOL_MAX = 8
-
 export async function catalogDepsFromConfig(
   config: Config,
   shared: { database: Database; rateLimiter: RateLimiter; observer?: QueryObserver },
@@ -38,8 +35,9 @@ export async function catalogDepsFromConfig(
     : config.databaseUrl
       ? // Under a read load every connection of one shared pool is busy, and a submission's half
         // a dozen statements each queued behind the reads (p99 about 1 s at 5 writes/s): public
-        // reads get their own pool, so writes only wait for the database itself.
-        await createDb(config.databaseUrl, { max: READ_POOL_MAX, observer: shared.observer, prepare: config.databasePrepare })
+        // reads get their own pool, so writes only wait for the database itself; a small one
+        // (DATABASE_READ_POOL), since PostgreSQL shares its CPU among every busy backend.
+        await createDb(config.databaseUrl, { max: config.databaseReadPool, observer: shared.observer, prepare: config.databasePrepare })
       : undefined
   return {
     database: shared.database,

@@ -9,7 +9,7 @@ import { searchRoutes } from './search'
 import { submissionRoutes } from './submissions'
 import { tagRoutes } from './tags'
 
-export { catalogDepsFromConfig, READ_POOL_MAX, type CatalogDeps } from './deps'
+export { catalogDepsFromConfig, type CatalogDeps } from './deps'
 
 /** Every catalog route: events, categories, cities, tags, stats, settings. */
 export const catalogService = (given: CatalogDeps) => {

@@ -208,6 +208,8 @@ describe('config', () => {
   test('defaults', () => {
     const config = readConfig({})
     expect(config).toMatchObject({ port: 3000, dataDir: './data', seedDemo: true, cookieSecure: false, submitLimitPerHour: 10 })
+    expect(config.databaseReadPool).toBe(4)
+    expect(readConfig({ DATABASE_READ_POOL: '12' }).databaseReadPool).toBe(12)
     expect(readConfig({ DATABASE_URL: 'postgres://x@h/db' }).seedDemo).toBe(false)
   })
 
@@ -221,6 +223,8 @@ describe('config', () => {
       [{ ADMIN_USERNAME: 'admin' }, 'ADMIN_PASSWORD'],
       [{ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
       [{ SUBMIT_LIMIT_PER_HOUR: '0' }, 'SUBMIT_LIMIT_PER_HOUR'],
+      [{ DATABASE_READ_POOL: '0' }, 'DATABASE_READ_POOL'],
+      [{ DATABASE_READ_POOL: 'many' }, 'DATABASE_READ_POOL'],
       [{ TRUSTED_PROXIES: 'caddy;rm' }, 'TRUSTED_PROXIES'],
     ]
     for (const [env, name] of cases) {
