@@ -211,6 +211,20 @@ export const eventSearch = pgTable(
 )
 
 /**
+ * Each word of each published title, as suggestions compare words (migration 0025, kept by row
+ * triggers on events): the events whose title has a word starting with what was typed are one
+ * range of the primary key (`word` is COLLATE "C" there: byte order, so a prefix is a range).
+ */
+export const eventTitleWords = pgTable(
+  'event_title_words',
+  {
+    word: text('word').notNull(),
+    eventId: text('event_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.word, t.eventId] })],
+)
+
+/**
  * Published events per category, city ('' without one), format and free flag (migration 0022,
  * kept by statement triggers on events): a list total filtered by nothing else sums these rows.
  */

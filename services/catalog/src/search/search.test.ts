@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { get } from '@app/kit/testing'
 import { createTestCatalog } from '../testing'
+import { suggestQueries } from './service'
 
 let ctx: Awaited<ReturnType<typeof createTestCatalog>>
 beforeAll(async () => {
@@ -167,6 +168,49 @@ describe('GET /api/search/suggest', () => {
     expect(res.body.data).toContainEqual({ type: 'city', label: city.name, slug: city.slug })
     const events = (res.body.data as { type: string; slug: string }[]).filter((s) => s.type === 'event')
     for (const e of events) expect((await get(ctx.app, `/api/events/${e.slug}`)).status).toBe(200)
+  })
+
+  test('a word inside a title, typed in part, suggests the event, alone or with another word; renamed, it does not', async () => {
+    const [event] = await rows<{ id: string; slug: string; title: string }>(sql`
+      select id, slug, title from events where status = 'published' order by id limit 1`)
+    const suggested = async (q: string) =>
+      ((await get(ctx.app, `/api/search/suggest?q=${encodeURIComponent(q)}`)).body.data as { type: string; slug: string }[])
+        .filter((s) => s.type === 'event')
+        .map((s) => s.slug)
+    await rows(sql`update events set title = 'Malam Xylofonia Berbintang' where id = ${event.id}`)
+    try {
+      expect(await suggested('xylof')).toContain(event.slug)
+      expect(await suggested('berbintang xylof')).toContain(event.slug)
+      expect(await suggested('Xylofonia bintang')).not.toContain(event.slug)
+      await rows(sql`update events set title = 'Malam Biasa Berbintang' where id = ${event.id}`)
+      expect(await suggested('xylof')).not.toContain(event.slug)
+      expect(await suggested('berbin')).toContain(event.slug)
+    } finally {
+      await rows(sql`update events set title = ${event.title} where id = ${event.id}`)
+    }
+  })
+
+  test('event suggestions by a title word read a range of the title-word index, whatever the prefix', async () => {
+    // with sequential scans priced out, one left on event_title_words means no index serves the range
+    for (const q of ['fes', 'festival mus', 'b']) {
+      const queries = suggestQueries(q)!
+      const nodes = await ctx.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`)
+        const result: any = await tx.execute(sql`explain (format json) ${queries.events(10)}`)
+        const rows = Array.isArray(result) ? result : result.rows
+        const json = rows[0]['QUERY PLAN']
+        type Node = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: Node[] }
+        const walk = (n: Node): Node[] => [n, ...(n.Plans ?? []).flatMap(walk)]
+        return walk((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan)
+      })
+      const onWords = nodes.filter((n) => n['Relation Name'] === 'event_title_words' || n['Index Name']?.startsWith('event_title_words'))
+      // one or two letters: title prefixes only
+      if (q === 'b') expect(onWords).toEqual([])
+      else {
+        expect(onWords.length).toBeGreaterThan(0)
+        for (const n of onWords) expect(n['Index Name']).toBe('event_title_words_pkey')
+      }
+    }
   })
 
   test('empty, overlong or hostile q: 400 envelope', async () => {
