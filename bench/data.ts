@@ -855,7 +855,8 @@ try {
 
   await step('truncate, drop indexes + foreign keys', async () => {
     await sql.begin(async (tx) => {
-      // event_search and event_title_words are emptied by TRUNCATE triggers of events (migrations 0021, 0025)
+      // event_search, event_title_words and event_tag_order are emptied by TRUNCATE triggers of
+      // events (migrations 0021, 0025, 0026)
       await tx.unsafe(
         'TRUNCATE event_tags, events, tags, categories, cities, news_articles, moderation_log RESTART IDENTITY CASCADE',
       )
@@ -868,8 +869,8 @@ try {
   await sql.unsafe(FUNCTIONS)
   await sql2.unsafe(FUNCTIONS)
   // Row and statement triggers off for the load (search documents, typo dictionary, change
-  // notifications, the search copy, the published counts, the title words: migrations 0007,
-  // 0008, 0016, 0021, 0022, 0025): derived once, set-based, after the load.
+  // notifications, the search copy, the published counts, the title words, the tag copy:
+  // migrations 0007, 0008, 0016, 0021, 0022, 0025, 0026): derived once, set-based, after the load.
   // A bench database is loaded as a superuser, who may do this.
   await sql.unsafe('SET session_replication_role = replica')
   await sql2.unsafe('SET session_replication_role = replica')
@@ -902,8 +903,10 @@ try {
     await sql.unsafe('SELECT event_search_fill()')
     // the published counts per category, city, format and price (migration 0022), likewise
     await sql.unsafe('SELECT event_counts_fill()')
-    // each word of each published title, for suggestions (migration 0025), likewise
+    // each word of each published title, for suggestions (migration 0025), and each tag of each
+    // published event with its list keys, for lists by tag (migration 0026), likewise
     await sql.unsafe('SELECT event_title_words_fill()')
+    await sql.unsafe('SELECT event_tag_order_fill()')
     await sql.unsafe(`
       INSERT INTO search_words (word)
       SELECT DISTINCT w FROM (

@@ -8,8 +8,7 @@
 -- primary key, of which a suggestion reads a bounded number of entries at any catalogue size.
 CREATE TABLE IF NOT EXISTS "event_title_words" (
   "word" text COLLATE "C" NOT NULL,
-  "event_id" text NOT NULL,
-  PRIMARY KEY ("word", "event_id")
+  "event_id" text NOT NULL
 );--> statement-breakpoint
 CREATE OR REPLACE FUNCTION title_words(title text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT coalesce(array_agg(DISTINCT w), '{}')
@@ -49,8 +48,8 @@ CREATE TRIGGER events_title_words_truncate AFTER TRUNCATE ON events FOR EACH STA
 CREATE OR REPLACE FUNCTION event_title_words_fill() RETURNS void LANGUAGE sql AS $$
   INSERT INTO event_title_words (word, event_id)
   SELECT w, e.id FROM events e, unnest(title_words(e.title)) AS w WHERE e.status = 'published'
-  ON CONFLICT DO NOTHING
 $$;--> statement-breakpoint
-TRUNCATE "event_title_words";--> statement-breakpoint
 SELECT event_title_words_fill();--> statement-breakpoint
+-- the key after the fill: built from sorted rows it is a third smaller than one filled in random order
+ALTER TABLE "event_title_words" ADD PRIMARY KEY ("word", "event_id");--> statement-breakpoint
 ANALYZE "event_title_words";

@@ -211,6 +211,30 @@ export const eventSearch = pgTable(
 )
 
 /**
+ * One row per tag of each published event, with the keys of every list order (migration 0026,
+ * kept by row triggers on events and event_tags): a list by tag reads its page of ids from one
+ * index per tag and order, as event_search serves lists by city or category.
+ */
+export const eventTagOrder = pgTable(
+  'event_tag_order',
+  {
+    tagId: text('tag_id').notNull(),
+    eventId: text('event_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    startDate: date('start_date').notNull(),
+    ticketPriceMin: numeric('ticket_price_min', { precision: 14, scale: 2 }).notNull(),
+    title: text('title').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tagId, t.eventId] }),
+    index('event_tag_order_created_idx').on(t.tagId, t.createdAt, t.eventId),
+    index('event_tag_order_start_idx').on(t.tagId, t.startDate, t.eventId),
+    index('event_tag_order_price_idx').on(t.tagId, t.ticketPriceMin, t.eventId),
+    index('event_tag_order_title_idx').on(t.tagId, t.title, t.eventId),
+  ],
+)
+
+/**
  * Each word of each published title, as suggestions compare words (migration 0025, kept by row
  * triggers on events): the events whose title has a word starting with what was typed are one
  * range of the primary key (`word` is COLLATE "C" there: byte order, so a prefix is a range).

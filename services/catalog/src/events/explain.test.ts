@@ -81,22 +81,22 @@ describe('EXPLAIN of the event list queries', () => {
       }
     })
 
-  // lists by city or category in every order: their ids from one ordered index of the copy
+  // lists by city, category or tag in every order: their ids from one ordered index of a copy
+  // (event_search per city and category, event_tag_order per tag)
   for (const sort of ['created_at_desc', 'start_date_asc', 'start_date_desc', 'price_asc', 'title_asc'] as const)
-    for (const [name, query] of [
-      ['kota', { kota: 'bandung', sort }],
-      ['kategori', { kategori: 'musik', sort }],
-    ] as [string, EventListQuery][])
+    for (const [name, query, copy, index] of [
+      ['kota', { kota: 'bandung', sort }, 'event_search', /^event_search_city_/],
+      ['kategori', { kategori: 'musik', sort }, 'event_search', /^event_search_category_/],
+      ['tag', { tag: 'jazz', sort }, 'event_tag_order', /^event_tag_order_(created|start|price|title)_idx$/],
+    ] as [string, EventListQuery, string, RegExp][])
       test(`${name}, ${sort}: page ids from an ordered index of the copy`, async () => {
         const { page, fromCopy } = listQueries(database, query, pageRequest({ page: 2 }, 12, 100))
         expect(fromCopy).toBe(true)
         const planNodes = await plan(page, { ordered: true, noSort: true })
-        const onCopy = planNodes.filter((n) => n['Relation Name'] === 'event_search')
+        const onCopy = planNodes.filter((n) => n['Relation Name'] === copy)
         expect(onCopy.length).toBe(1)
-        expect(onCopy[0]['Index Name']).toMatch(/^event_search_(city|category)_/)
-        const sortsOfCopy = planNodes.filter(
-          (n) => n['Node Type'] === 'Sort' && nodes(n).some((m) => m['Relation Name'] === 'event_search'),
-        )
+        expect(onCopy[0]['Index Name']).toMatch(index)
+        const sortsOfCopy = planNodes.filter((n) => n['Node Type'] === 'Sort' && nodes(n).some((m) => m['Relation Name'] === copy))
         expect(sortsOfCopy).toEqual([])
       })
 
@@ -113,7 +113,7 @@ describe('EXPLAIN of the event list queries', () => {
     'gratis',
   ])
   for (const [name, query] of cases)
-    test(`${name}: page and count use indexes on events (or the search copy, or the kept counts)`, async () => {
+    test(`${name}: page and count use indexes on events (or a copy, or the kept counts)`, async () => {
       const queries = listQueries(database, query, pageRequest({ page: 3 }, 12, 100))
       for (const q of [queries.page, queries.count]) {
         const planNodes = await plan(q)
@@ -122,7 +122,7 @@ describe('EXPLAIN of the event list queries', () => {
           expect(planNodes.some((n) => n['Relation Name'] === 'event_counts')).toBe(true)
           continue
         }
-        const onEvents = planNodes.filter((n) => n['Relation Name'] === 'events' || n['Relation Name'] === 'event_search')
+        const onEvents = planNodes.filter((n) => ['events', 'event_search', 'event_tag_order'].includes(n['Relation Name'] ?? ''))
         expect(onEvents.length).toBeGreaterThan(0)
         for (const n of onEvents) expect(n['Node Type']).not.toBe('Seq Scan')
       }

@@ -1,6 +1,7 @@
-// Lists by one city or one category take their page of ids from the search copy (migration 0023)
-// in every list order (service.ts, copyWhere), the others from events: every way, each page must
-// be the one a plain read of events gives, and the total the count of events.
+// Lists by one city or one category take their page of ids from the search copy (migration 0023),
+// lists by one tag from the tag copy (migration 0026), in every list order (service.ts, copyWhere,
+// tagCopyWhere), the others from events: every way, each page must be the one a plain read of
+// events gives, and the total the count of events.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { pageRequest } from '@app/kit'
@@ -11,6 +12,7 @@ import { listEvents, listQueries } from './service'
 let database: TestDatabase
 let city = ''
 let category = ''
+let tag = ''
 beforeAll(async () => {
   database = await createTestDatabase()
   // the busiest city and category of the demo catalogue, plus equal titles, prices and dates so
@@ -26,6 +28,12 @@ beforeAll(async () => {
            (select id from categories where slug = ${category}), (select id from cities where slug = ${city}),
            'Penyelenggara', 'published', (array['offline', 'online', 'hybrid'])[1 + g % 3]::event_type, g % 2 = 0, 50000
     from generate_series(1, 30) g`)
+  // the busiest tag, also on the equal rows
+  ;[{ tag }] = await database.rows<{ tag: string }>(sql`
+    select t.slug as tag from event_tags et join tags t on t.id = et.tag_id join events e on e.id = et.event_id
+    where e.status = 'published' group by t.slug order by count(*) desc, t.slug limit 1`)
+  await database.db.execute(sql`
+    insert into event_tags (event_id, tag_id) select 'tie-' || g, (select id from tags where slug = ${tag}) from generate_series(1, 30) g`)
 })
 afterAll(async () => {
   await database.close()
@@ -49,12 +57,14 @@ async function reference(query: EventListQuery & { sort: keyof typeof ORDER_SQL 
       ${query.kategori ? sql`and ca.slug = ${query.kategori}` : sql``}
       ${query.format ? sql`and e.event_type = ${query.format}` : sql``}
       ${query.gratis !== undefined ? sql`and e.is_free = ${query.gratis === '1'}` : sql``}
+      ${query.tag ? sql`and exists (select 1 from event_tags et join tags t on t.id = et.tag_id where et.event_id = e.id and t.slug = ${query.tag})` : sql``}
     order by ${ORDER_SQL[query.sort]}`)
   return rows.map((r) => r.id)
 }
 
-test('every order, page and filter mix of a city or category list equals a plain read of events', async () => {
-  // by one city or one category alone: from the copy; combined with more: from events
+test('every order, page and filter mix of a city, category or tag list equals a plain read of events', async () => {
+  // by one city, one category or one tag alone: from a copy (event_search, event_tag_order);
+  // combined with more: from events
   const filters: EventListQuery[] = [
     { kota: city },
     { kategori: category },
@@ -62,6 +72,8 @@ test('every order, page and filter mix of a city or category list equals a plain
     { kota: city, format: 'offline' },
     { kategori: category, gratis: '1' },
     { kota: city, kategori: category, format: 'hybrid', gratis: '0' },
+    { tag },
+    { tag, kota: city },
   ]
   const onCopy = (query: EventListQuery) => Object.keys(query).length === 2
   let checked = 0

@@ -6,6 +6,7 @@ import {
   eventSearch,
   eventSearchMatch,
   eventSearchQuery,
+  eventTagOrder,
   events,
   prefixSearchQuery,
   searchExpansions,
@@ -61,6 +62,15 @@ const SEARCH_ORDER = listOrders({
   ticketPriceMin: eventSearch.ticketPriceMin,
   title: eventSearch.title,
   id: eventSearch.eventId,
+})
+
+/** The same orders on the tag copy (event_tag_order), for a list by tag alone. */
+const TAG_ORDER = listOrders({
+  createdAt: eventTagOrder.createdAt,
+  startDate: eventTagOrder.startDate,
+  ticketPriceMin: eventTagOrder.ticketPriceMin,
+  title: eventTagOrder.title,
+  id: eventTagOrder.eventId,
 })
 
 /** A list query whose `q` was turned into its tsquery (typo expansion needs a lookup). */
@@ -181,6 +191,18 @@ function copyWhere(query: EventListQuery & SearchReady, nowMs = Date.now()): SQL
 }
 
 /**
+ * The condition of a list by one tag and nothing else (no `q`, city, category, format, price, time
+ * window or point) on event_tag_order (migration 0026): its page of ids comes from the tag's index
+ * in the list order, its count from the tag's rows there, never from the events carrying the tag.
+ * Undefined for any other list: a tag with more filters reads events as before.
+ */
+function tagCopyWhere(query: EventListQuery, nowMs = Date.now()): SQL | undefined {
+  if (!query.tag || query.q || query.kota || query.kategori || query.format || query.gratis !== undefined) return undefined
+  if (discoveryConditions(query, nowMs).length) return undefined
+  return sql`${eventTagOrder.tagId} = (select id from tags where slug = ${query.tag})`
+}
+
+/**
  * Whether the query filters by nothing but category, city, format and price (the dimensions of
  * event_counts): then its total is a sum of kept counts, not a count of events.
  */
@@ -210,6 +232,7 @@ const LIST_CARD = jsonOf(CARD_FIELDS)
 export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
   const where = listFilter(query, options.now, options.fewMatches)
   const onCopy = copyWhere(query, options.now)
+  const onTagCopy = tagCopyWhere(query, options.now)
   const sort = (query.sort as EventSort | undefined) ?? 'created_at_desc'
   // a search or a list by city or category, in a list order, with no filter the copy lacks: its
   // page of ids comes from event_search alone (it carries every order's key, indexed per city and
@@ -227,7 +250,15 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
           )
           .limit(page.limit)
           .offset(page.offset)
-      : undefined
+      : onTagCopy && sort in TAG_ORDER
+        ? db
+            .select({ id: eventTagOrder.eventId })
+            .from(eventTagOrder)
+            .where(onTagCopy)
+            .orderBy(...TAG_ORDER[sort])
+            .limit(page.limit)
+            .offset(page.offset)
+        : undefined
   // the calendar feed reads its own columns: it asks for the ids only (no card per row)
   const pageOf = (withCard: boolean) =>
     db
@@ -285,13 +316,19 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
                 query.gratis !== undefined ? eq(eventCounts.isFree, query.gratis === '1') : undefined,
               ),
             )
-        : db
-            .select({ total: sql<number>`count(*)::int` })
-            .from(events)
-            .where(where),
+        : onTagCopy
+          ? // the tag's rows of the copy: one index range, not a probe of every tagged event
+            db
+              .select({ total: sql<number>`count(*)::int` })
+              .from(eventTagOrder)
+              .where(onTagCopy)
+          : db
+              .select({ total: sql<number>`count(*)::int` })
+              .from(events)
+              .where(where),
     /** Counting stops here (searches only). */
     countCap: query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null,
-    /** The page's ids come from the search copy. */
+    /** The page's ids come from the search copy or the tag copy. */
     fromCopy: pageIds !== undefined,
   }
 }
