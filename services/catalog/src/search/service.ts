@@ -47,6 +47,8 @@ export function suggestQueries(q: string) {
   const byWord = words.at(-1)!.length >= 3
   const driver = words.reduce((a, b) => (b.length > a.length ? b : a))
   const others = words.filter((w, i) => i !== words.indexOf(driver))
+  // as title_words() folds the titles (PostgreSQL's unaccent rules, which fold more than NFKD)
+  const folded = (word: string) => sql`immutable_unaccent(lower(${word}))`
   const events = (room: number) => sql`
     select 'event' as type, title as label, slug from (
       (select title, slug, end_date from events
@@ -56,14 +58,15 @@ export function suggestQueries(q: string) {
       ${
         byWord
           ? sql`union (select e.title, e.slug, e.end_date
-        from (select event_id from event_title_words where word >= ${driver} and word < ${`${driver}\u{10FFFF}`}
+        from (select event_id from event_title_words
+              where word >= ${folded(driver)} and word < ${folded(driver)} || ${'\u{10FFFF}'}
               -- in key order: a walk of the range, which the planner otherwise may trade for a scan
               -- of the whole table that it expects to meet enough matches early
               order by word, event_id limit ${WORD_CANDIDATES}) c
         join events e on e.id = c.event_id
         where e.status = 'published'${sql.join(
           // words hold only letters and digits: no LIKE wildcard among them
-          others.map((w) => sql` and exists (select 1 from unnest(title_words(e.title)) t where t like ${`${w}%`})`),
+          others.map((w) => sql` and exists (select 1 from unnest(title_words(e.title)) t where t like ${folded(w)} || '%')`),
         )}
         limit 50)`
           : sql``
