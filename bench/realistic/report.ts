@@ -74,7 +74,7 @@ function markdown(r: Report): string {
 }
 
 function svg(r: Report): string {
-  const width = 760
+  const width = 800
   const barH = 22
   const top = 40
   const left = 300
@@ -82,7 +82,7 @@ function svg(r: Report): string {
   const bars = r.runs
     .map((x, i) => {
       const y = top + i * (barH + 8)
-      const w = Math.max(2, ((width - left - 140) * x.rps) / max)
+      const w = Math.max(2, ((width - left - 190) * x.rps) / max)
       return [
         `<text x="${left - 8}" y="${y + 15}" text-anchor="end" font-size="12">${x.label.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`,
         `<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${x.name.startsWith('fixed') ? '#9aa5b1' : '#2f6fdb'}"/>`,
