@@ -10,10 +10,10 @@
 // or tag): a detail page's miss then costs the event's own query and, mostly, no related query at
 // all. The cost is bounded by the number of tags (at most 10), never by how many events share them.
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
-import { categories, cities, eventTags, events, type Database } from '@app/db'
+import { categories, cities, eventTags, events, type Database, type Db } from '@app/db'
 import type { ResponseCache } from '@app/kit'
 import { CARD_FIELDS, jsonOf } from './cards'
-import { nextDateChange, waktuCondition } from './windows'
+import { nextDateChange, upcomingParams, upcomingPrepared } from './windows'
 
 export const RELATED_LIMIT = 4
 /** Candidates per branch: enough to rank, few enough to stay a handful of index entries each. */
@@ -56,37 +56,57 @@ const candidateColumns = {
   card: CARD,
 }
 
-/** One more than kept: the event itself may be among them. The condition is built only on a read. */
-const soonest =
-  (condition: () => SQL) =>
-  ({ db }: Database, nowMs: number) =>
+/**
+ * The branch reads, prepared once per database (one more row than kept: the event itself may be
+ * among them): building a query's SQL with drizzle on every read was an eighth of a detail miss's
+ * CPU in the service (profiled under the bench's detail scenario).
+ */
+function buildBranchQueries(db: Db) {
+  const soonest = (name: string, condition: SQL) =>
     db
       .select(candidateColumns)
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
-      .where(and(eq(events.status, 'published'), waktuCondition('mendatang', nowMs), condition()))
+      .where(and(eq(events.status, 'published'), upcomingPrepared(), condition))
       .orderBy(events.endDate, events.id)
       .limit(CANDIDATES + 1)
-
-const newestOfTag =
-  (tagId: string) =>
-  ({ db }: Database, nowMs: number) =>
-    db
+      .prepare(name)
+  return {
+    category: soonest('related_category', eq(events.categoryId, sql.placeholder('categoryId'))),
+    cityCategory: soonest(
+      'related_city_category',
+      and(eq(events.cityId, sql.placeholder('cityId')), eq(events.categoryId, sql.placeholder('categoryId')))!,
+    ),
+    city: soonest('related_city', eq(events.cityId, sql.placeholder('cityId'))),
+    tag: db
       .select(candidateColumns)
       .from(eventTags)
       .innerJoin(events, eq(events.id, eventTags.eventId))
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
-      .where(and(eq(eventTags.tagId, tagId), eq(events.status, 'published'), waktuCondition('mendatang', nowMs)))
+      .where(and(eq(eventTags.tagId, sql.placeholder('tagId')), eq(events.status, 'published'), upcomingPrepared()))
       .orderBy(desc(eventTags.eventId))
       .limit(CANDIDATES + 1)
+      .prepare('related_tag'),
+  }
+}
+type BranchQueries = ReturnType<typeof buildBranchQueries>
+const branchQueries = new WeakMap<Db, BranchQueries>()
+
+/** A branch read: one of the prepared queries with the branch's ids and today's dates. */
+const read =
+  (pick: (queries: BranchQueries) => BranchQueries[keyof BranchQueries], ids: Record<string, string>) =>
+  async ({ db }: Database, nowMs: number): Promise<Candidate[]> => {
+    let queries = branchQueries.get(db)
+    if (!queries) branchQueries.set(db, (queries = buildBranchQueries(db)))
+    return pick(queries).execute({ ...ids, ...upcomingParams(nowMs) })
+  }
 
 function branchesOf(self: RelatedTo): Branch[] {
   const category = `list:cat:${self.categorySlug}`
-  // a detail miss builds these for every branch, remembered or not: no SQL is built until a read
   const branches: Branch[] = [
-    { key: `related:cat:${self.categoryId}`, deps: [category], read: soonest(() => eq(events.categoryId, self.categoryId)) },
+    { key: `related:cat:${self.categoryId}`, deps: [category], read: read((q) => q.category, { categoryId: self.categoryId }) },
   ]
   if (self.cityId) {
     const city = `list:city:${self.citySlug}`
@@ -94,13 +114,13 @@ function branchesOf(self: RelatedTo): Branch[] {
       {
         key: `related:city-cat:${self.cityId}:${self.categoryId}`,
         deps: [city, category],
-        read: soonest(() => and(eq(events.cityId, self.cityId!), eq(events.categoryId, self.categoryId))!),
+        read: read((q) => q.cityCategory, { cityId: self.cityId, categoryId: self.categoryId }),
       },
-      { key: `related:city:${self.cityId}`, deps: [city], read: soonest(() => eq(events.cityId, self.cityId!)) },
+      { key: `related:city:${self.cityId}`, deps: [city], read: read((q) => q.city, { cityId: self.cityId }) },
     )
   }
   for (const tag of self.tags)
-    branches.push({ key: `related:tag:${tag.id}`, deps: [`list:tag:${tag.slug}`], read: newestOfTag(tag.id) })
+    branches.push({ key: `related:tag:${tag.id}`, deps: [`list:tag:${tag.slug}`], read: read((q) => q.tag, { tagId: tag.id }) })
   return branches
 }
 

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { envelopeMessage, get } from '@app/kit/testing'
 import { createTestCatalog } from '../testing'
 import { FIXTURE_CATEGORY, insertFixture } from './discovery-fixture'
-import { localDate, nextDateChange, windowOf, ZONES } from './windows'
+import { and, eq, like } from 'drizzle-orm'
+import { events } from '@app/db'
+import { localDate, nextDateChange, upcomingParams, upcomingPrepared, waktuCondition, windowOf, ZONES } from './windows'
 
 let clock = 0
 let ctx: Awaited<ReturnType<typeof createTestCatalog>>
@@ -114,6 +116,30 @@ describe('GET /api/events?waktu= at fixed instants (today in the event city zone
     clock = at('2026-03-10T17:00:00Z')
     expect(await keys('waktu=hari-ini')).toEqual(['c', 'd', 'e'])
   })
+})
+
+describe('the prepared form of waktu=mendatang (related events) selects what the list selects', () => {
+  // the instants of the hari-ini cases: each zone's date changes between them
+  for (const [instant, upcoming] of [
+    ['2026-03-10T14:59:59Z', ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']],
+    ['2026-03-10T15:00:00Z', ['a', 'b', 'c', 'd', 'e', 'g', 'h']],
+    ['2026-03-10T16:30:00Z', ['a', 'c', 'd', 'e', 'g', 'h']],
+    ['2026-03-10T17:00:00Z', ['c', 'd', 'e', 'g', 'h']],
+  ] as const)
+    test(instant, async () => {
+      const { db } = ctx.database
+      const fixture = and(eq(events.status, 'published'), like(events.slug, 'uji-%'))
+      const keysOf = (rows: { slug: string }[]) => rows.map((r) => r.slug.replace(/^uji-/, '').split('-')[0]).sort()
+      const direct = await db.select({ slug: events.slug }).from(events).where(and(fixture, waktuCondition('mendatang', at(instant))))
+      const prepared = await db
+        .select({ slug: events.slug })
+        .from(events)
+        .where(and(fixture, upcomingPrepared()))
+        .prepare(`upcoming_at_${at(instant)}`)
+        .execute(upcomingParams(at(instant)))
+      expect(keysOf(prepared)).toEqual([...upcoming])
+      expect(keysOf(prepared)).toEqual(keysOf(direct))
+    })
 })
 
 describe('invalid time filters: 400 envelope in Indonesian, before any query', () => {

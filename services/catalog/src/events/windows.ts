@@ -150,6 +150,24 @@ export function waktuCondition(waktu: Waktu, nowMs: number): SQL {
 }
 
 /**
+ * `waktu=mendatang` with its dates as placeholders (`upcomingFrom`, `upcomingWib`, `upcomingWita`,
+ * `upcomingWit`; values from upcomingParams), for prepared statements: the same test as
+ * waktuCondition('mendatang'), in its per-zone form at every hour.
+ */
+export function upcomingPrepared(): SQL {
+  const at = (name: string) => sql`${sql.placeholder(name)}::date`
+  return sql`("events"."end_date" >= ${at('upcomingFrom')} and (case when ${inZone(ZONES[2])} then "events"."end_date" >= ${at(
+    'upcomingWit',
+  )} when ${inZone(ZONES[1])} then "events"."end_date" >= ${at('upcomingWita')} else "events"."end_date" >= ${at('upcomingWib')} end))`
+}
+
+/** The placeholder values of upcomingPrepared at instant `nowMs`. */
+export function upcomingParams(nowMs: number) {
+  const [wib, wita, wit] = ZONES.map((zone) => localDate(nowMs, zone))
+  return { upcomingFrom: [wib, wita, wit].sort()[0], upcomingWib: wib, upcomingWita: wita, upcomingWit: wit }
+}
+
+/**
  * Only the exact test of `waktu` (no index condition): for counting within rows an index has
  * already selected (the waktu facet), where building a date range per row would only cost.
  */
