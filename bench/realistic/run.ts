@@ -103,6 +103,7 @@ async function startService(name: 'catalog' | 'admin') {
     ADMIN_PASSWORD,
     // the images' heap sizing (Dockerfile), so the bench measures the process as it is shipped
     BUN_JSC_forceRAMSize: '134217728',
+    MIMALLOC_PURGE_DELAY: '0',
     // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*) given to the bench override it
     ...Object.fromEntries(
       Object.entries(process.env).filter(([key]) => key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_')) as [
