@@ -14,7 +14,7 @@ import {
   type Db,
 } from '@app/db'
 import { cacheKey, type PageRequest, type ResponseCache } from '@app/kit'
-import { CARD_FIELDS, DETAIL_FIELDS, distanceField, jsonOf } from './cards'
+import { CARD_FIELDS, constantJsonOf, DETAIL_FIELDS, distanceField, jsonOf } from './cards'
 import { discoveryConditions, discoveryDistance, discoveryOrder } from './discovery'
 import type { EventListQuery, EventSort } from './model'
 import type { RelatedTo } from './related'
@@ -226,7 +226,7 @@ function listCard(query: EventListQuery): SQL<string> {
   const distance = discoveryDistance(query)
   return distance ? jsonOf([distanceField(distance), ...CARD_FIELDS]) : LIST_CARD
 }
-const LIST_CARD = jsonOf(CARD_FIELDS)
+const LIST_CARD = constantJsonOf(CARD_FIELDS)
 
 /** The page query and the count query of a list request (exported for the EXPLAIN tests). */
 export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
