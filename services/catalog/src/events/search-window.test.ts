@@ -25,6 +25,13 @@ beforeAll(async () => {
     insert into event_tags (event_id, tag_id)
     select e.id, (select id from tags order by slug limit 1) from events e
     where e.slug like 'zeta-konser-jendela-%'`)
+  // few matches (within the cap), ties in price and date: their count also finds the page
+  await database.db.execute(sql`
+    insert into events (id, title, slug, start_date, end_date, category_id, organizer_name, status, created_at, ticket_price_min)
+    select gen_random_uuid()::text, 'Omega Pentas Lirih ' || g, 'omega-pentas-lirih-' || g,
+           current_date + (g % 5), current_date + (g % 5), (select id from categories order by id limit 1),
+           'Penyelenggara', 'published', now() - (g % 7) * interval '1 hour' - g * interval '1 second', (g % 4) * 1000
+    from generate_series(1, 30) g`)
   tagSlug = (await database.rows<{ slug: string }>(sql`select slug from tags order by slug limit 1`))[0].slug
 })
 let tagSlug = ''
@@ -33,6 +40,7 @@ afterAll(async () => {
 })
 
 const ORDER_SQL = {
+  created_at_desc: sql`created_at desc, id desc`,
   title_asc: sql`title, id`,
   price_asc: sql`ticket_price_min, id`,
   start_date_asc: sql`start_date, id`,
@@ -85,4 +93,20 @@ test('the bounded walk reads no more events than the window', async () => {
   expect(rows.length).toBe(0)
   const walked = await listQueries(database, ready, pageRequest({ page: 1, limit: 100 }, 12, 100), { window: 3 }).page
   expect(walked.length).toBeLessThanOrEqual(3)
+})
+
+test('a search of few matches takes its page from the scan that counts them, the same page in every order', async () => {
+  for (const sort of Object.keys(ORDER_SQL) as (keyof typeof ORDER_SQL)[])
+    for (const query of [{ q: 'lirih', sort }, { q: 'lirih', sort, format: 'offline' }] as (EventListQuery & { sort: typeof sort })[]) {
+      const ready = await prepareSearch(database, query)
+      const expected = await reference(query)
+      expect(expected.length).toBe(30)
+      for (const pageNo of [1, 2, 5, 6]) {
+        const page = pageRequest({ page: pageNo, limit: 7 }, 12, 100)
+        expect(listQueries(database, ready, page).countWithPage).toBeDefined()
+        const { items, total, exact } = await listEvents(database, ready, page)
+        expect([total, exact]).toEqual([30, true])
+        expect(items.map((c) => JSON.parse(c).id)).toEqual(expected.slice(page.offset, page.offset + 7))
+      }
+    }
 })

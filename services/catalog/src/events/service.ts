@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import {
   categories,
   cities,
@@ -62,6 +62,15 @@ const SEARCH_ORDER = listOrders({
   ticketPriceMin: eventSearch.ticketPriceMin,
   title: eventSearch.title,
   id: eventSearch.eventId,
+})
+
+/** The same orders on the capped matches of a search (`m`, see countWithPage in listQueries). */
+const MATCH_ORDER = listOrders({
+  createdAt: sql.raw('m.created_at'),
+  startDate: sql.raw('m.start_date'),
+  ticketPriceMin: sql.raw('m.ticket_price_min'),
+  title: sql.raw('m.title'),
+  id: sql.raw('m.event_id'),
 })
 
 /** The same orders on the tag copy (event_tag_order), for a list by tag alone. */
@@ -267,21 +276,26 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
       .where(
-        pageIds
-          ? // the copy holds published events only, in the same snapshot: the ids are the filter
-            sql`${events.id} = any(array(${pageIds}))`
-          : options.window
-            ? and(where, sql`${events.id} in (${orderWindow(db, query, options.window, options.now)})`)
-            : where,
+        options.ids
+          ? // ids found among the published events by the count (countWithPage) a moment before
+            and(eq(events.status, 'published'), options.ids.length ? inArray(events.id, options.ids) : sql`false`)
+          : pageIds
+            ? // the copy holds published events only, in the same snapshot: the ids are the filter
+              sql`${events.id} = any(array(${pageIds}))`
+            : options.window
+              ? and(where, sql`${events.id} in (${orderWindow(db, query, options.window, options.now)})`)
+              : where,
       )
       .orderBy(
         ...(discoveryOrder(query) ??
           relevanceOrder(query) ??
           // the page's ids are known: sort those few rows, never walk an order index to find them
-          (options.fewMatches || pageIds ? ORDER_OF_FEW : ORDER)[(query.sort as EventSort | undefined) ?? 'created_at_desc']),
+          (options.fewMatches || pageIds || options.ids ? ORDER_OF_FEW : ORDER)[
+            (query.sort as EventSort | undefined) ?? 'created_at_desc'
+          ]),
       )
       .limit(page.limit)
-      .offset(pageIds ? 0 : page.offset)
+      .offset(pageIds || options.ids ? 0 : page.offset)
   return {
     page: pageOf(true),
     /** The same page, ids only. */
@@ -326,6 +340,19 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
               .select({ total: sql<number>`count(*)::int` })
               .from(events)
               .where(where),
+    /**
+     * A search on the copy in a list order: its capped count and, in the same scan of the search
+     * index, the page's ids among those matches (right when they are within the cap). A search
+     * of few matches then reads the index once, not once to count and again for its page.
+     */
+    countWithPage:
+      query.q && onCopy && sort in MATCH_ORDER
+        ? sql`with m as (select ${eventSearch.eventId} as event_id, ${eventSearch.createdAt} as created_at,
+              ${eventSearch.startDate} as start_date, ${eventSearch.ticketPriceMin} as ticket_price_min, ${eventSearch.title} as title
+              from ${eventSearch} where ${onCopy} limit ${Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) + 1})
+            select (select count(*) from m)::int as total,
+              array(select m.event_id from m order by ${sql.join(MATCH_ORDER[sort], sql`, `)} limit ${page.limit} offset ${page.offset}) as ids`
+        : undefined,
     /** Counting stops here (searches only). */
     countCap: query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null,
     /** The page's ids come from the search copy or the tag copy. */
@@ -345,6 +372,8 @@ export interface ListOptions {
   expiresAt?: number
   /** A search known to match few events (see ORDER_OF_FEW). */
   fewMatches?: boolean
+  /** The page's ids, already found (countWithPage): only their cards are read. */
+  ids?: string[]
   /**
    * Reads the page among the first `window` events of the order index that pass the other
    * filters (see SEARCH_WINDOW): a bounded walk, which may come back short.
@@ -369,7 +398,14 @@ export async function listEvents(database: Database, query: EventListQuery, page
   // the window is for the bounded walk alone (a test may set its size)
   const { window = SEARCH_WINDOW, ...options } = listOptions
   const queries = listQueries(database, query, page, options)
-  const count = async () => (await queries.count)[0].total
+  // the page's ids when this request counted the matches itself and they were few
+  let counted: string[] | undefined
+  const count = async () => {
+    if (!queries.countWithPage) return (await queries.count)[0].total
+    const [row] = await database.rows<{ total: number; ids: string[] }>(queries.countWithPage)
+    if (row.total <= queries.countCap!) counted = row.ids
+    return row.total
+  }
   const {
     sort: _sort,
     page: _page,
@@ -394,13 +430,14 @@ export async function listEvents(database: Database, query: EventListQuery, page
     query.sort in ORDER &&
     query.sort !== 'created_at_desc'
   const readPage = async () => {
+    if (counted) return listQueries(database, query, page, { ...options, fewMatches, ids: counted }).page
     if (!sortedOtherwise) return (fewMatches ? listQueries(database, query, page, { ...options, fewMatches }) : queries).page
     const walked = await listQueries(database, query, page, { ...options, window }).page
     return walked.length >= page.limit ? walked : listQueries(database, query, page, { ...options, fewMatches: true }).page
   }
-  const [rows, counted] = await Promise.all([readPage(), total])
+  const [rows, matching] = await Promise.all([readPage(), total])
   // past the cap, total is a lower bound (one more than the cap): has_next stays true
-  return { items: rows.map((r) => r.card), total: counted, exact: queries.countCap === null || counted <= queries.countCap }
+  return { items: rows.map((r) => r.card), total: matching, exact: queries.countCap === null || matching <= queries.countCap }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
