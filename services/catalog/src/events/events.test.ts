@@ -424,3 +424,26 @@ describe('caching', () => {
     expect((await get(ctx.app, `/api/events/${first.slug}`)).status).toBe(404)
   })
 })
+
+describe('GET /api/events: one cache entry per answer', () => {
+  test('page=1, limit=12, a limit above 100 and sort=created_at_desc written out share the entry of the defaults', async () => {
+    const first = await get(ctx.app, '/api/events?kota=bandung')
+    expect(first.headers.get('x-cache')).toBe('miss')
+    for (const path of [
+      '/api/events?kota=bandung&page=1',
+      '/api/events?kota=bandung&limit=12',
+      '/api/events?sort=created_at_desc&kota=bandung&page=1&limit=12',
+    ]) {
+      const res = await get(ctx.app, path)
+      expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'hit'])
+      expect(res.body).toEqual(first.body)
+    }
+    const capped = await get(ctx.app, '/api/events?kota=bandung&limit=100')
+    expect(capped.headers.get('x-cache')).toBe('miss')
+    const above = await get(ctx.app, '/api/events?kota=bandung&limit=500')
+    expect([above.headers.get('x-cache'), above.body]).toEqual(['hit', capped.body])
+    // another page or order is another answer
+    for (const path of ['/api/events?kota=bandung&page=2', '/api/events?kota=bandung&sort=title_asc'])
+      expect((await get(ctx.app, path)).headers.get('x-cache')).toBe('miss')
+  })
+})

@@ -21,8 +21,17 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
         const at = now()
         // an answer that depends on "today" is keyed by, and expires at, the next date change
         const datedUntil = query.waktu || query.facets === '1' ? nextDateChange(at) : undefined
-        return cache.respond(request, cacheKey('events', { ...query, _dated: datedUntil }), async () => {
-          const page = pageRequest(query, 12, 100)
+        const page = pageRequest(query, 12, 100)
+        // the defaults written out (page=1, limit=12, or a limit above 100: 100) are the same answer
+        // as left out, so one cache entry
+        const key = cacheKey('events', {
+          ...query,
+          page: page.page === 1 ? undefined : page.page,
+          limit: page.limit === 12 ? undefined : page.limit,
+          sort: query.sort === 'created_at_desc' ? undefined : query.sort,
+          _dated: datedUntil,
+        })
+        return cache.respond(request, key, async () => {
           const searchReady = await prepareSearch(database, query, cache.remember)
           const [{ items, total, exact }, facets] = await Promise.all([
             listEvents(database, searchReady, page, { now: at, remember: cache.remember, expiresAt: datedUntil }),
