@@ -239,14 +239,17 @@ const LIST_CARD = constantJsonOf(CARD_FIELDS)
 
 /** The page query and the count query of a list request (exported for the EXPLAIN tests). */
 export function listQueries({ db }: Database, query: EventListQuery, page: PageRequest, options: ListOptions = {}) {
-  const where = listFilter(query, options.now, options.fewMatches)
+  // built on first use: a request reads two or three of the queries below, never all
+  let filter: SQL | undefined
+  const where = () => (filter ??= listFilter(query, options.now, options.fewMatches))
   const onCopy = copyWhere(query, options.now)
   const onTagCopy = tagCopyWhere(query, options.now)
   const sort = (query.sort as EventSort | undefined) ?? 'created_at_desc'
   // a search or a list by city or category, in a list order, with no filter the copy lacks: its
   // page of ids comes from event_search alone (it carries every order's key, indexed per city and
   // per category), and only those events are read; a search of few matches sorts them there
-  const pageIds =
+  const hasPageIds = (onCopy !== undefined && sort in SEARCH_ORDER) || (onTagCopy !== undefined && sort in TAG_ORDER)
+  const pageIds = () =>
     onCopy && sort in SEARCH_ORDER
       ? db
           .select({ id: eventSearch.eventId })
@@ -279,28 +282,25 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
         options.ids
           ? // ids found among the published events by the count (countWithPage) a moment before
             and(eq(events.status, 'published'), options.ids.length ? inArray(events.id, options.ids) : sql`false`)
-          : pageIds
+          : hasPageIds
             ? // the copy holds published events only, in the same snapshot: the ids are the filter
-              sql`${events.id} = any(array(${pageIds}))`
+              sql`${events.id} = any(array(${pageIds()}))`
             : options.window
-              ? and(where, sql`${events.id} in (${orderWindow(db, query, options.window, options.now)})`)
-              : where,
+              ? and(where(), sql`${events.id} in (${orderWindow(db, query, options.window, options.now)})`)
+              : where(),
       )
       .orderBy(
         ...(discoveryOrder(query) ??
           relevanceOrder(query) ??
           // the page's ids are known: sort those few rows, never walk an order index to find them
-          (options.fewMatches || pageIds || options.ids ? ORDER_OF_FEW : ORDER)[
+          (options.fewMatches || hasPageIds || options.ids ? ORDER_OF_FEW : ORDER)[
             (query.sort as EventSort | undefined) ?? 'created_at_desc'
           ]),
       )
       .limit(page.limit)
-      .offset(pageIds || options.ids ? 0 : page.offset)
-  return {
-    page: pageOf(true),
-    /** The same page, ids only. */
-    ids: pageOf(false),
-    count: query.q
+      .offset(hasPageIds || options.ids ? 0 : page.offset)
+  const countQuery = () =>
+    query.q
       ? db.select({ total: sql<number>`count(*)::int` }).from(
           (onCopy
             ? db
@@ -310,7 +310,7 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
             : db
                 .select({ one: sql`1`.as('one') })
                 .from(events)
-                .where(where)
+                .where(where())
           )
             .limit(Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) + 1)
             .as('matches'),
@@ -339,24 +339,38 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
           : db
               .select({ total: sql<number>`count(*)::int` })
               .from(events)
-              .where(where),
-    /**
-     * A search on the copy in a list order: its capped count and, in the same scan of the search
-     * index, the page's ids among those matches (right when they are within the cap). A search
-     * of few matches then reads the index once, not once to count and again for its page.
-     */
-    countWithPage:
-      query.q && onCopy && sort in MATCH_ORDER
-        ? sql`with m as (select ${eventSearch.eventId} as event_id, ${eventSearch.createdAt} as created_at,
+              .where(where())
+  /**
+   * A search on the copy in a list order: its capped count and, in the same scan of the search
+   * index, the page's ids among those matches (right when they are within the cap). A search
+   * of few matches then reads the index once, not once to count and again for its page.
+   */
+  const countWithPage = () =>
+    query.q && onCopy && sort in MATCH_ORDER
+      ? sql`with m as (select ${eventSearch.eventId} as event_id, ${eventSearch.createdAt} as created_at,
               ${eventSearch.startDate} as start_date, ${eventSearch.ticketPriceMin} as ticket_price_min, ${eventSearch.title} as title
               from ${eventSearch} where ${onCopy} limit ${Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) + 1})
             select (select count(*) from m)::int as total,
               array(select m.event_id from m order by ${sql.join(MATCH_ORDER[sort], sql`, `)} limit ${page.limit} offset ${page.offset}) as ids`
-        : undefined,
+      : undefined
+  return {
+    get page() {
+      return pageOf(true)
+    },
+    /** The same page, ids only. */
+    get ids() {
+      return pageOf(false)
+    },
+    get count() {
+      return countQuery()
+    },
+    get countWithPage() {
+      return countWithPage()
+    },
     /** Counting stops here (searches only). */
     countCap: query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null,
     /** The page's ids come from the search copy or the tag copy. */
-    fromCopy: pageIds !== undefined,
+    fromCopy: hasPageIds,
   }
 }
 
@@ -401,8 +415,9 @@ export async function listEvents(database: Database, query: EventListQuery, page
   // the page's ids when this request counted the matches itself and they were few
   let counted: string[] | undefined
   const count = async () => {
-    if (!queries.countWithPage) return (await queries.count)[0].total
-    const [row] = await database.rows<{ total: number; ids: string[] }>(queries.countWithPage)
+    const withPage = queries.countWithPage
+    if (!withPage) return (await queries.count)[0].total
+    const [row] = await database.rows<{ total: number; ids: string[] }>(withPage)
     if (row.total <= queries.countCap!) counted = row.ids
     return row.total
   }
