@@ -96,7 +96,9 @@ describe('EXPLAIN of the event list queries', () => {
         const onCopy = planNodes.filter((n) => n['Relation Name'] === copy)
         expect(onCopy.length).toBe(1)
         expect(onCopy[0]['Index Name']).toMatch(index)
-        const sortsOfCopy = planNodes.filter((n) => n['Node Type'] === 'Sort' && nodes(n).some((m) => m['Relation Name'] === copy))
+        const sortsOfCopy = planNodes.filter(
+          (n) => n['Node Type'] === 'Sort' && nodes(n).some((m) => m['Relation Name'] === copy),
+        )
         expect(sortsOfCopy).toEqual([])
       })
 

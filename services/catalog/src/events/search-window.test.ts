@@ -97,7 +97,10 @@ test('the bounded walk reads no more events than the window', async () => {
 
 test('a search of few matches takes its page from the scan that counts them, the same page in every order', async () => {
   for (const sort of Object.keys(ORDER_SQL) as (keyof typeof ORDER_SQL)[])
-    for (const query of [{ q: 'lirih', sort }, { q: 'lirih', sort, format: 'offline' }] as (EventListQuery & { sort: typeof sort })[]) {
+    for (const query of [
+      { q: 'lirih', sort },
+      { q: 'lirih', sort, format: 'offline' },
+    ] as (EventListQuery & { sort: typeof sort })[]) {
       const ready = await prepareSearch(database, query)
       const expected = await reference(query)
       expect(expected.length).toBe(30)

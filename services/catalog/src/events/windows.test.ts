@@ -130,7 +130,10 @@ describe('the prepared form of waktu=mendatang (related events) selects what the
       const { db } = ctx.database
       const fixture = and(eq(events.status, 'published'), like(events.slug, 'uji-%'))
       const keysOf = (rows: { slug: string }[]) => rows.map((r) => r.slug.replace(/^uji-/, '').split('-')[0]).sort()
-      const direct = await db.select({ slug: events.slug }).from(events).where(and(fixture, waktuCondition('mendatang', at(instant))))
+      const direct = await db
+        .select({ slug: events.slug })
+        .from(events)
+        .where(and(fixture, waktuCondition('mendatang', at(instant))))
       const prepared = await db
         .select({ slug: events.slug })
         .from(events)
