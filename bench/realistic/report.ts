@@ -74,10 +74,10 @@ function markdown(r: Report): string {
 }
 
 function svg(r: Report): string {
-  const width = 800
+  const width = 840
   const barH = 22
   const top = 40
-  const left = 300
+  const left = 340
   const max = Math.max(...r.runs.map((x) => x.rps), 1)
   const bars = r.runs
     .map((x, i) => {
