@@ -2,7 +2,7 @@
 // every list order: after any write it must equal what events and event_tags say, row for row.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { createTestDatabase, type TestDatabase } from './testing'
+import { createTestDatabase, inRolledBackTransaction, type TestDatabase } from './testing'
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -26,7 +26,9 @@ const drift = () =>
     select tag_id, event_id, kept from differ`)
 
 const rowsOf = (id: string) =>
-  database.rows<{ tag_id: string; title: string }>(sql`select tag_id, title from event_tag_order where event_id = ${id} order by tag_id`)
+  database.rows<{ tag_id: string; title: string }>(
+    sql`select tag_id, title from event_tag_order where event_id = ${id} order by tag_id`,
+  )
 
 test('the seeded catalogue: one row per tag of every published event', async () => {
   const [{ n }] = await database.rows<{ n: number }>(sql`select count(*)::int as n from event_tag_order`)
@@ -40,21 +42,27 @@ test('publish, retitle, re-date, reprice, tag links, unpublish, delete, bulk sta
   expect(event).toBeDefined()
   expect(tags.length).toBe(3)
   await database.db.execute(sql`delete from event_tags where event_id = ${event.id}`)
-  await database.db.execute(sql`insert into event_tags (event_id, tag_id) values (${event.id}, ${tags[0].id}), (${event.id}, ${tags[1].id})`)
+  await database.db.execute(
+    sql`insert into event_tags (event_id, tag_id) values (${event.id}, ${tags[0].id}), (${event.id}, ${tags[1].id})`,
+  )
   // pending: nothing
   expect(await rowsOf(event.id)).toEqual([])
 
   await database.db.execute(sql`update events set status = 'published' where id = ${event.id}`)
   expect((await rowsOf(event.id)).map((r) => r.tag_id)).toEqual([tags[0].id, tags[1].id].sort())
 
-  await database.db.execute(sql`update events set title = 'Judul Baru', start_date = start_date + 1, ticket_price_min = 12345 where id = ${event.id}`)
+  await database.db.execute(
+    sql`update events set title = 'Judul Baru', start_date = start_date + 1, ticket_price_min = 12345 where id = ${event.id}`,
+  )
   expect((await rowsOf(event.id)).map((r) => r.title)).toEqual(['Judul Baru', 'Judul Baru'])
   expect(await drift()).toEqual([])
 
   // links: one added, one removed, one moved to another tag
   await database.db.execute(sql`insert into event_tags (event_id, tag_id) values (${event.id}, ${tags[2].id})`)
   await database.db.execute(sql`delete from event_tags where event_id = ${event.id} and tag_id = ${tags[0].id}`)
-  await database.db.execute(sql`update event_tags set tag_id = ${tags[0].id} where event_id = ${event.id} and tag_id = ${tags[1].id}`)
+  await database.db.execute(
+    sql`update event_tags set tag_id = ${tags[0].id} where event_id = ${event.id} and tag_id = ${tags[1].id}`,
+  )
   expect((await rowsOf(event.id)).map((r) => r.tag_id)).toEqual([tags[0].id, tags[2].id].sort())
   expect(await drift()).toEqual([])
 
@@ -66,12 +74,7 @@ test('publish, retitle, re-date, reprice, tag links, unpublish, delete, bulk sta
   // many rows in one statement, then a rolled-back one
   await database.db.execute(sql`update events set created_at = created_at - interval '1 day' where status = 'published'`)
   expect(await drift()).toEqual([])
-  await database.db
-    .transaction(async (tx) => {
-      await tx.execute(sql`update events set status = 'draft' where status = 'published'`)
-      throw new Error('rollback')
-    })
-    .catch(() => {})
+  await inRolledBackTransaction(database, (tx) => tx.execute(sql`update events set status = 'draft' where status = 'published'`))
   expect(await drift()).toEqual([])
 
   // a deleted event takes its links, and its rows, along

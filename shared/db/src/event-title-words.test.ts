@@ -2,7 +2,7 @@
 // after any write it must equal the words of the published titles, row for row.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { createTestDatabase, type TestDatabase } from './testing'
+import { createTestDatabase, inRolledBackTransaction, type TestDatabase } from './testing'
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -28,7 +28,9 @@ const wordsOf = async (id: string) =>
   )
 
 test('words as suggestions compare them: unaccented, lower case, split at anything but letters and digits', async () => {
-  const [row] = await database.rows<{ words: string[] }>(sql`select title_words('Pentas Café-Musik  MERDEKA 2026, merdeka!') as words`)
+  const [row] = await database.rows<{ words: string[] }>(
+    sql`select title_words('Pentas Café-Musik  MERDEKA 2026, merdeka!') as words`,
+  )
   expect([...row.words].sort()).toEqual(['2026', 'cafe', 'merdeka', 'musik', 'pentas'])
 })
 
@@ -43,7 +45,9 @@ test('publish, rename, unpublish, delete, bulk statements and a rollback keep it
   expect(event).toBeDefined()
   expect(await wordsOf(event.id)).toEqual([])
 
-  await database.db.execute(sql`update events set status = 'published', title = 'Gelar Wayang Kulit Semalam' where id = ${event.id}`)
+  await database.db.execute(
+    sql`update events set status = 'published', title = 'Gelar Wayang Kulit Semalam' where id = ${event.id}`,
+  )
   expect(await wordsOf(event.id)).toEqual(['gelar', 'kulit', 'semalam', 'wayang'])
 
   await database.db.execute(sql`update events set title = 'Gelar Keroncong Semalam' where id = ${event.id}`)
@@ -58,14 +62,11 @@ test('publish, rename, unpublish, delete, bulk statements and a rollback keep it
   expect(await wordsOf(event.id)).toEqual(['gelar', 'keroncong', 'semalam'])
 
   // many rows in one statement, then a rolled-back one
-  await database.db.execute(sql`update events set title = title || ' Edisi Khusus' where status = 'published' and id <= ${event.id}`)
+  await database.db.execute(
+    sql`update events set title = title || ' Edisi Khusus' where status = 'published' and id <= ${event.id}`,
+  )
   expect(await drift()).toEqual([])
-  await database.db
-    .transaction(async (tx) => {
-      await tx.execute(sql`update events set title = 'Batal' where status = 'published'`)
-      throw new Error('rollback')
-    })
-    .catch(() => {})
+  await inRolledBackTransaction(database, (tx) => tx.execute(sql`update events set title = 'Batal' where status = 'published'`))
   expect(await drift()).toEqual([])
 
   await database.db.execute(sql`delete from events where id = ${event.id}`)

@@ -47,6 +47,21 @@ export interface TestDatabase extends Database {
   url?: string
 }
 
+type Transaction = Parameters<Parameters<Database['db']['transaction']>[0]>[0]
+
+/** Runs `work` in a transaction that is always rolled back (what it wrote is never seen after). */
+export async function inRolledBackTransaction(database: Database, work: (tx: Transaction) => Promise<unknown>): Promise<void> {
+  const rollback = new Error('rollback')
+  await database.db
+    .transaction(async (tx) => {
+      await work(tx)
+      throw rollback
+    })
+    .catch((error) => {
+      if (error !== rollback) throw error
+    })
+}
+
 /** A fresh, migrated, demo-seeded database for one test file. Close it in afterAll. */
 export async function createTestDatabase(options: { statementTimeoutMs?: number } = {}): Promise<TestDatabase> {
   const baseUrl = process.env.DATABASE_URL

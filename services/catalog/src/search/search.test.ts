@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { get } from '@app/kit/testing'
+import { inRolledBackTransaction } from '@app/db/testing'
 import { createTestCatalog } from '../testing'
 import { suggestQueries } from './service'
 
@@ -207,7 +208,9 @@ describe('GET /api/search/suggest', () => {
         await tx.execute(sql`set local enable_seqscan = off`)
         return planNodes(tx, queries.events(10))
       })
-      const onWords = nodes.filter((n) => n['Relation Name'] === 'event_title_words' || n['Index Name']?.startsWith('event_title_words'))
+      const onWords = nodes.filter(
+        (n) => n['Relation Name'] === 'event_title_words' || n['Index Name']?.startsWith('event_title_words'),
+      )
       // one or two letters: title prefixes only
       if (q === 'b') expect(onWords).toEqual([])
       else {
@@ -221,18 +224,13 @@ describe('GET /api/search/suggest', () => {
     // at 100k events a scan of the table, stopped after enough matches, looked cheaper than the
     // range ('ter': 191 ms); reading the range in key order keeps it a range. Rolled back after.
     let nodes: PlanNode[] = []
-    await ctx.database.db
-      .transaction(async (tx) => {
-        await tx.execute(sql`
-          insert into event_title_words (word, event_id)
-          select case when g % 20 = 0 then 'festival' else md5(g::text) end, 'plan-' || g from generate_series(1, 100000) g`)
-        await tx.execute(sql`analyze event_title_words`)
-        nodes = await planNodes(tx, suggestQueries('fes')!.events(10))
-        throw new Error('rollback')
-      })
-      .catch((error: Error) => {
-        if (error.message !== 'rollback') throw error
-      })
+    await inRolledBackTransaction(ctx.database, async (tx) => {
+      await tx.execute(sql`
+        insert into event_title_words (word, event_id)
+        select case when g % 20 = 0 then 'festival' else md5(g::text) end, 'plan-' || g from generate_series(1, 100000) g`)
+      await tx.execute(sql`analyze event_title_words`)
+      nodes = await planNodes(tx, suggestQueries('fes')!.events(10))
+    })
     const onWords = nodes.filter((n) => n['Relation Name'] === 'event_title_words')
     expect(onWords.length).toBeGreaterThan(0)
     for (const n of onWords) expect([n['Node Type'], n['Index Name']]).toEqual(['Index Only Scan', 'event_title_words_pkey'])
