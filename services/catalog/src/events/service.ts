@@ -245,6 +245,8 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
   const onCopy = copyWhere(query, options.now)
   const onTagCopy = tagCopyWhere(query, options.now)
   const sort = (query.sort as EventSort | undefined) ?? 'created_at_desc'
+  // a search counts up to the cap, or up to the requested page when further
+  const countCap = query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null
   // a search or a list by city or category, in a list order, with no filter the copy lacks: its
   // page of ids comes from event_search alone (it carries every order's key, indexed per city and
   // per category), and only those events are read; a search of few matches sorts them there
@@ -293,9 +295,7 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
         ...(discoveryOrder(query) ??
           relevanceOrder(query) ??
           // the page's ids are known: sort those few rows, never walk an order index to find them
-          (options.fewMatches || hasPageIds || options.ids ? ORDER_OF_FEW : ORDER)[
-            (query.sort as EventSort | undefined) ?? 'created_at_desc'
-          ]),
+          (options.fewMatches || hasPageIds || options.ids ? ORDER_OF_FEW : ORDER)[sort]),
       )
       .limit(page.limit)
       .offset(hasPageIds || options.ids ? 0 : page.offset)
@@ -312,7 +312,7 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
                 .from(events)
                 .where(where())
           )
-            .limit(Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) + 1)
+            .limit(countCap! + 1)
             .as('matches'),
         )
       : countsOnly(query, options.now)
@@ -349,7 +349,7 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
     query.q && onCopy && sort in MATCH_ORDER
       ? sql`with m as (select ${eventSearch.eventId} as event_id, ${eventSearch.createdAt} as created_at,
               ${eventSearch.startDate} as start_date, ${eventSearch.ticketPriceMin} as ticket_price_min, ${eventSearch.title} as title
-              from ${eventSearch} where ${onCopy} limit ${Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) + 1})
+              from ${eventSearch} where ${onCopy} limit ${countCap! + 1})
             select (select count(*) from m)::int as total,
               array(select m.event_id from m order by ${sql.join(MATCH_ORDER[sort], sql`, `)} limit ${page.limit} offset ${page.offset}) as ids`
       : undefined
@@ -368,7 +368,7 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
       return countWithPage()
     },
     /** Counting stops here (searches only). */
-    countCap: query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null,
+    countCap,
     /** The page's ids come from the search copy or the tag copy. */
     fromCopy: hasPageIds,
   }
