@@ -13,6 +13,7 @@ import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import { categories, cities, eventTags, events, type Database, type Db } from '@app/db'
 import type { ResponseCache } from '@app/kit'
 import { CARD_FIELDS, jsonOf } from './cards'
+import { preparedPerDatabase } from './prepared'
 import { nextDateChange, upcomingParams, upcomingPrepared } from './windows'
 
 export const RELATED_LIMIT = 4
@@ -92,16 +93,13 @@ function buildBranchQueries(db: Db) {
   }
 }
 type BranchQueries = ReturnType<typeof buildBranchQueries>
-const branchQueries = new WeakMap<Db, BranchQueries>()
+const branchQueries = preparedPerDatabase(buildBranchQueries)
 
 /** A branch read: one of the prepared queries with the branch's ids and today's dates. */
 const read =
   (pick: (queries: BranchQueries) => BranchQueries[keyof BranchQueries], ids: Record<string, string>) =>
-  async ({ db }: Database, nowMs: number): Promise<Candidate[]> => {
-    let queries = branchQueries.get(db)
-    if (!queries) branchQueries.set(db, (queries = buildBranchQueries(db)))
-    return pick(queries).execute({ ...ids, ...upcomingParams(nowMs) })
-  }
+  async ({ db }: Database, nowMs: number): Promise<Candidate[]> =>
+    pick(branchQueries(db)).execute({ ...ids, ...upcomingParams(nowMs) })
 
 function branchesOf(self: RelatedTo): Branch[] {
   const category = `list:cat:${self.categorySlug}`

@@ -16,6 +16,7 @@ import {
 import { cacheKey, type PageRequest, type ResponseCache } from '@app/kit'
 import { CARD_FIELDS, constantJsonOf, DETAIL_FIELDS, distanceField, jsonOf } from './cards'
 import { discoveryConditions, discoveryDistance, discoveryOrder } from './discovery'
+import { preparedPerDatabase } from './prepared'
 import type { EventListQuery, EventSort } from './model'
 import type { RelatedTo } from './related'
 
@@ -488,7 +489,7 @@ function buildDetailQueries(db: Db) {
     ),
   }
 }
-const detailQueries = new WeakMap<Db, ReturnType<typeof buildDetailQueries>>()
+const detailQueries = preparedPerDatabase(buildDetailQueries)
 
 /**
  * A published event by slug, or by id when the value is an id: its JSON (the detail without
@@ -496,8 +497,7 @@ const detailQueries = new WeakMap<Db, ReturnType<typeof buildDetailQueries>>()
  * from; null when there is none.
  */
 export async function findPublishedEvent({ db }: Database, slugOrId: string) {
-  let queries = detailQueries.get(db)
-  if (!queries) detailQueries.set(db, (queries = buildDetailQueries(db)))
+  const queries = detailQueries(db)
   const [row] = UUID.test(slugOrId)
     ? await queries.bySlugOrId.execute({ slug: slugOrId, id: slugOrId.toLowerCase() })
     : await queries.bySlug.execute({ slug: slugOrId })
