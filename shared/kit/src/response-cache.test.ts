@@ -172,6 +172,52 @@ describe('response cache', () => {
     expect(cache.stats().hits).toBeGreaterThan(0)
   })
 
+  test('a change key shared by many answers, some replaced or evicted meanwhile, drops exactly those left', async () => {
+    let listener: (version: number, keys: string[] | null) => void = () => {}
+    const box = { v: 1 }
+    const versions: VersionSource = { current: async () => box.v, onChange: (l) => (listener = l) }
+    // room for about four of these answers
+    const cache = createResponseCache({ versions, maxBytes: 2400 })
+    const write = (keys: string[]) => listener(++box.v, keys)
+    let n = 0
+    const read = async (key: string, deps: string[]) =>
+      (
+        (await (await cache.respond(request(), key, async () => ({ status: 200, body: { n: ++n }, deps }))).json()) as {
+          n: number
+        }
+      ).n
+    // the first and the second dependent of a key both go
+    const x = await read('x', ['list:cat:musik'])
+    const y = await read('y', ['list:cat:musik'])
+    write(['list:cat:musik'])
+    expect(await read('x', ['list:cat:musik'])).not.toBe(x)
+    expect(await read('y', ['list:cat:musik'])).not.toBe(y)
+    // one dependent, then a second and a third on the same key
+    const a = await read('a', ['list:city:bandung', 'event:a'])
+    const b = await read('b', ['list:city:bandung', 'event:b'])
+    await read('c', ['list:city:bandung', 'event:c'])
+    // c leaves by a write of its own key; d and e push the least recently used (a) out
+    write(['event:c'])
+    expect(await read('b', ['list:city:bandung', 'event:b'])).toBe(b)
+    const d = await read('d', ['list:city:surabaya'])
+    await read('e', ['list:city:surabaya'])
+    await read('f', ['list:city:surabaya'])
+    expect(await read('a', ['list:city:bandung', 'event:a'])).not.toBe(a)
+    const a2 = await read('a', ['list:city:bandung', 'event:a'])
+    // bandung drops a and b, and only them
+    write(['list:city:bandung'])
+    expect(cache.size).toBeGreaterThan(0)
+    expect(await read('a', ['list:city:bandung', 'event:a'])).not.toBe(a2)
+    expect(await read('b', ['list:city:bandung', 'event:b'])).not.toBe(b)
+    // a key whose every dependent left is forgotten: a later answer on it is stored and dropped as usual
+    write(['list:city:surabaya'])
+    const d2 = await read('d', ['list:city:surabaya'])
+    expect(d2).not.toBe(d)
+    expect(await read('d', ['list:city:surabaya'])).toBe(d2)
+    write(['list:city:surabaya'])
+    expect(await read('d', ['list:city:surabaya'])).not.toBe(d2)
+  })
+
   test('cache keys ignore parameter order and absent values', () => {
     expect(cacheKey('events', { b: 1, a: 'x y', c: undefined })).toBe(cacheKey('events', { a: 'x y', b: 1 }))
     expect(cacheKey('events', { a: '1' })).not.toBe(cacheKey('event', { a: '1' }))

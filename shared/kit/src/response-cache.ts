@@ -69,7 +69,8 @@ interface Entry {
   encoded?: Partial<Record<Encoding, Uint8Array>>
   etag: string
   expiresAt: number
-  deps: string[] | null
+  /** what it depends on, as the index's own nodes (see `Dependents`); null: on everything */
+  deps: Dependents[] | null
   /** what it costs the byte budget: its forms, key and bookkeeping */
   bytes: number
 }
@@ -126,6 +127,18 @@ const ENTRY_OVERHEAD_BYTES = 400
 const encoder = new TextEncoder()
 const depBytes = (deps: string[] | undefined) => deps?.reduce((n, d) => n + d.length * 2 + 64, 0) ?? 0
 
+/**
+ * One change key and the cache keys that depend on it. Most change keys have one dependent (a
+ * detail page's `event:<slug>`), and the engine gives every Set a table of its own (about 1 KB,
+ * measured with a heap snapshot: as much as the page's gzip form), so a single dependent is kept
+ * as its key, a Set only from the second on. Entries point at these nodes, so each change key's
+ * text is held once, not once per entry.
+ */
+interface Dependents {
+  dep: string
+  keys: string | Set<string>
+}
+
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const maxBytes = options.maxBytes ?? 48 * 1024 * 1024
   const maxHotBytes = options.hotBytes ?? Math.floor(maxBytes / 4)
@@ -136,8 +149,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   const entries = new Map<string, Entry>()
   /** entries holding a plain form that could be dropped (they have gzip), least recently used first */
   const hot = new Map<string, Entry>()
-  /** dependency key -> cache keys of the entries that depend on it */
-  const dependents = new Map<string, Set<string>>()
+  /** dependency key -> the cache keys of the entries that depend on it */
+  const dependents = new Map<string, Dependents>()
   /** entries that depend on everything (no deps declared) */
   const undeclared = new Set<string>()
   const counters = { hits: 0, misses: 0, invalidated: 0, clears: 0 }
@@ -149,12 +162,29 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     bytes -= entry.bytes
     if (hot.delete(key)) hotBytes -= entry.identity!.byteLength
     if (!entry.deps) undeclared.delete(key)
-    else
-      for (const dep of entry.deps) {
-        const set = dependents.get(dep)
-        set?.delete(key)
-        if (set?.size === 0) dependents.delete(dep)
-      }
+    else for (const node of entry.deps) unlink(node, key)
+  }
+
+  function link(dep: string, key: string): Dependents {
+    const node = dependents.get(dep)
+    if (!node) {
+      const created = { dep, keys: key }
+      dependents.set(dep, created)
+      return created
+    }
+    if (typeof node.keys === 'string') {
+      if (node.keys !== key) node.keys = new Set([node.keys, key])
+    } else node.keys.add(key)
+    return node
+  }
+
+  function unlink(node: Dependents, key: string) {
+    if (typeof node.keys === 'string') {
+      if (node.keys === key) dependents.delete(node.dep)
+    } else {
+      node.keys.delete(key)
+      if (node.keys.size === 0) dependents.delete(node.dep)
+    }
   }
 
   function clear() {
@@ -169,7 +199,11 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
 
   function invalidate(keys: string[]) {
     const doomed = new Set(undeclared)
-    for (const dep of keys) for (const key of dependents.get(dep) ?? []) doomed.add(key)
+    for (const dep of keys) {
+      const node = dependents.get(dep)
+      if (typeof node?.keys === 'string') doomed.add(node.keys)
+      else if (node) for (const key of node.keys) doomed.add(key)
+    }
     for (const key of doomed) remove(key)
     counters.invalidated += doomed.size
   }
@@ -216,17 +250,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     }
   }
 
-  function store(key: string, entry: Entry) {
+  function store(key: string, entry: Entry, deps: string[] | undefined) {
     remove(key)
     entries.set(key, entry)
     bytes += entry.bytes
-    if (!entry.deps) undeclared.add(key)
-    else
-      for (const dep of entry.deps) {
-        let set = dependents.get(dep)
-        if (!set) dependents.set(dep, (set = new Set()))
-        set.add(key)
-      }
+    if (!deps) undeclared.add(key)
+    else entry.deps = deps.map((dep) => link(dep, key))
     makeHot(key, entry)
     trim()
   }
@@ -298,17 +327,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       gzip,
       etag: `W/"${Bun.hash(json).toString(36)}"`,
       expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
-      deps: deps ?? null,
-      bytes:
-        json.byteLength +
-        (gzip?.byteLength ?? 0) +
-        key.length * 2 +
-        ENTRY_OVERHEAD_BYTES +
-        depBytes(deps),
+      deps: null,
+      bytes: json.byteLength + (gzip?.byteLength ?? 0) + key.length * 2 + ENTRY_OVERHEAD_BYTES + depBytes(deps),
     }
     // a request that computed from data older than a write that arrived meanwhile answers
     // without storing
-    if (version === current) store(key, entry)
+    if (version === current) store(key, entry, deps)
     return { entry, hit: false }
   }
 
@@ -339,16 +363,20 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const at = version
       const { value, deps, expiresAt } = await compute()
       if (version === at)
-        store(memoKey, {
-          status: 200,
-          value,
-          etag: '',
-          expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
-          deps: deps ?? null,
-          // its JSON length and a quarter more for the objects around it (the strings in such values,
-          // database text, are one byte a character in the engine unless they hold non-Latin-1 text)
-          bytes: Math.ceil(JSON.stringify(value).length * 1.25) + memoKey.length * 2 + ENTRY_OVERHEAD_BYTES + depBytes(deps),
-        })
+        store(
+          memoKey,
+          {
+            status: 200,
+            value,
+            etag: '',
+            expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
+            deps: null,
+            // its JSON length and a quarter more for the objects around it (the strings in such values,
+            // database text, are one byte a character in the engine unless they hold non-Latin-1 text)
+            bytes: Math.ceil(JSON.stringify(value).length * 1.25) + memoKey.length * 2 + ENTRY_OVERHEAD_BYTES + depBytes(deps),
+          },
+          deps,
+        )
       return value
     },
   }
