@@ -869,8 +869,8 @@ try {
   await sql.unsafe(FUNCTIONS)
   await sql2.unsafe(FUNCTIONS)
   // Row and statement triggers off for the load (search documents, typo dictionary, change
-  // notifications, the search copy, the published counts, the title words, the tag copy:
-  // migrations 0007, 0008, 0016, 0021, 0022, 0025, 0026): derived once, set-based, after the load.
+  // notifications, the search copy and its lexemes, the published counts, the title words, the tag
+  // copy: migrations 0007, 0008, 0016, 0021, 0022, 0025, 0026, 0027): derived once, set-based, after the load.
   // A bench database is loaded as a superuser, who may do this.
   await sql.unsafe('SET session_replication_role = replica')
   await sql2.unsafe('SET session_replication_role = replica')
@@ -901,6 +901,8 @@ try {
     ])
     // the narrow copy a public search reads (migrations 0021, 0023), kept by row triggers otherwise
     await sql.unsafe('SELECT event_search_fill()')
+    // the lexemes of that copy, which a search's prefixes are rewritten into (migration 0027)
+    await sql.unsafe('SELECT search_lexemes_fill()')
     // the published counts per category, city, format and price (migration 0022), likewise
     await sql.unsafe('SELECT event_counts_fill()')
     // each word of each published title, for suggestions (migration 0025), and each tag of each

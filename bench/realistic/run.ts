@@ -106,7 +106,7 @@ async function startService(name: 'catalog' | 'admin') {
     MIMALLOC_PURGE_DELAY: '0',
     // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*) given to the bench override it
     ...Object.fromEntries(
-      Object.entries(process.env).filter(([key]) => key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_')) as [
+      Object.entries(process.env).filter(([key]) => key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_') || key === 'RESPONSE_CACHE_MB') as [
         string,
         string,
       ][],
@@ -254,11 +254,13 @@ async function ceilings(data: BenchData): Promise<Record<string, number>> {
       cat: data.categories[(i * 7) % data.categories.length],
     }))
     await sql`insert into bench_params_list ${sql(combos)}`
-    await sql`create table bench_params_search (n int primary key, word text, tsq text, old text)`
+    await sql`create table bench_params_search (n int primary key, word text, tsq text, match text, old text)`
     const words = data.words.slice(0, 300)
-    const searchRows: { n: number; word: string; tsq: string; old: string }[] = []
-    for (const [i, word] of words.entries())
-      searchRows.push({ n: i + 1, word, tsq: (await eventSearchQuery(database, word)) ?? word, old: `${word}:*` })
+    const searchRows: { n: number; word: string; tsq: string; match: string; old: string }[] = []
+    for (const [i, word] of words.entries()) {
+      const search = await eventSearchQuery(database, word)
+      searchRows.push({ n: i + 1, word, tsq: search?.tsquery ?? word, match: search?.match ?? '', old: `${word}:*` })
+    }
     await sql`insert into bench_params_search ${sql(searchRows)}`
 
     // a sample with a city and tags, so every read of the related query is in the script
@@ -299,6 +301,7 @@ async function ceilings(data: BenchData): Promise<Record<string, number>> {
       search: pgbenchScript(searchSql, 'bench_params_search', searchRows.length, {
         word: searchRows[0].word,
         tsq: searchRows[0].tsq,
+        match: searchRows[0].match,
       }),
       'search-old': pgbenchScript(oldSearch, 'bench_params_search', searchRows.length, {
         old: searchRows[0].old,

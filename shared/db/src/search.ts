@@ -34,28 +34,94 @@ const TYPO_SIMILARITY = 0.45
 const TYPO_EXPANSIONS = 3
 
 /**
- * The tsquery text for an event search: every query word as a prefix, OR'd with its synonyms
- * (search_synonyms: "jogja" also asks for "yogyakarta") and with the dictionary words
- * (search_words: distinct words of titles, organizers, venues, cities, categories and tags) most
- * similar to it, so a small typo ("merdka", "gunng") still finds "merdeka", "gunung". One small indexed query over the
- * dictionary, never over the events; the events are then found through the full-text GIN index
- * alone, so the cost does not grow with the number of events that merely share a trigram. Words
- * hold only letters and digits, so they cannot break the tsquery syntax. Null when `q` has no
- * words.
+ * An event search: `tsquery`, the text for `to_tsquery('indonesian', ...)`: every query word as a
+ * prefix, OR'd with its synonyms (search_synonyms: "jogja" also asks for "yogyakarta") and with the
+ * dictionary words (search_words: distinct words of titles, organizers, venues, cities,
+ * categories and tags) most similar to it, so a small typo ("merdka", "gunng") still finds
+ * "merdeka", "gunung"; and `match`, the same query as a normalised tsquery (`::tsquery`) whose
+ * prefixes are the exact lexemes they stand for (see wordTerms), which the GIN index finds from
+ * posting lists rather than by a partial match. The events are found through the full-text index
+ * alone, so the cost does not grow with the number of events that merely share a trigram. The
+ * relevance rank keeps `tsquery`: ts_rank weighs a prefix as one operand.
  */
+export interface EventSearch {
+  tsquery: string
+  match: string
+}
+
+/** What the query needs of one word: its stand-ins and its part of `match` (null: a stop word). */
+export interface WordTerms {
+  standIns: string[]
+  match: string | null
+}
+
+/** The terms of each of `words`, however they are found (the route keeps them in its cache). */
+export type WordExpander = (words: string[]) => Promise<Map<string, WordTerms>>
+
+/** Null when `q` has no words. Words hold only letters and digits: they cannot break the syntax. */
 export async function eventSearchQuery(
   database: Database,
   q: string,
-  expand: WordExpander = (words) => searchExpansions(database, words),
-): Promise<string | null> {
+  expand: WordExpander = (words) => wordTerms(database, words),
+): Promise<EventSearch | null> {
   const words = searchWords(q)
   if (!words.length) return null
-  const expansions = await expand(words)
-  return words.map((w) => `(${[w, ...(expansions.get(w) ?? [])].map((x) => `${x}:*`).join(' | ')})`).join(' & ')
+  const terms = await expand(words)
+  const tsquery = words.map((w) => `(${[w, ...(terms.get(w)?.standIns ?? [])].map((x) => `${x}:*`).join(' | ')})`).join(' & ')
+  // a stop word drops out, as to_tsquery drops it; none left: an empty query, which matches nothing
+  const match = words
+    .map((w) => terms.get(w)?.match)
+    .filter(Boolean)
+    .map((m) => `(${m})`)
+    .join(' & ')
+  return { tsquery, match }
 }
 
-/** The stand-ins (typo neighbours, synonyms) of each of `words`, however they are found. */
-export type WordExpander = (words: string[]) => Promise<Map<string, string[]>>
+/** A prefix that stands for more lexemes than this stays a prefix (a partial match). */
+const MAX_PREFIX_LEXEMES = 16
+
+/** A lexeme as a tsquery operand: quoted, its quotes and backslashes escaped. */
+const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+
+/**
+ * Each word's stand-ins (searchExpansions) and its part of the normalised query: the word and each
+ * stand-in as PostgreSQL normalises a prefix of it, a single-lexeme prefix replaced by the lexemes
+ * of the search copy it matches (search_lexemes, migration 0027) when there are at most
+ * MAX_PREFIX_LEXEMES of them. Two round trips, the second one range read of a primary key per term.
+ */
+export async function wordTerms(database: Database, words: string[]): Promise<Map<string, WordTerms>> {
+  const expansions = await searchExpansions(database, words)
+  const terms = [...new Set(words.flatMap((w) => [w, ...(expansions.get(w) ?? [])]))]
+  const rows = await database.rows<{ term: string; normalised: string; lexemes: string[] | null }>(sql`
+    select t.term, n.q as normalised,
+      case when p.stem is not null and strpos(p.stem, chr(92)) = 0 then array(
+        select l.lexeme from search_lexemes l
+        where l.lexeme >= p.stem collate "C" and l.lexeme < (p.stem || chr(1114111)) collate "C"
+        order by l.lexeme limit ${MAX_PREFIX_LEXEMES + 1}
+      ) end as lexemes
+    from unnest(string_to_array(${terms.join(' ')}, ' ')) as t(term)
+    cross join lateral (select to_tsquery('indonesian', t.term || ':*')::text as q) n
+    cross join lateral (select substring(n.q from '^''([^'']+)'':[*]$') as stem) p`)
+  /** a term's part: null for a stop word (dropped, as to_tsquery drops it), '' for a prefix no lexeme has */
+  const partOf = new Map<string, { part: string | null; normalised: string }>()
+  for (const { term, normalised, lexemes } of rows) {
+    if (!normalised) partOf.set(term, { part: null, normalised })
+    else if (lexemes && lexemes.length <= MAX_PREFIX_LEXEMES) partOf.set(term, { part: lexemes.map(operand).join(' | '), normalised })
+    // too many lexemes, or more than one (a word the parser splits): as normalised
+    else partOf.set(term, { part: `(${normalised})`, normalised })
+  }
+  return new Map(
+    words.map((w) => {
+      const standIns = expansions.get(w) ?? []
+      const terms = [w, ...standIns].map((t) => partOf.get(t)!).filter((t) => t.part !== null)
+      const matching = terms.filter((t) => t.part)
+      // a typo no event holds drops out of its OR; a word none of whose terms any event holds
+      // matches nothing, so the search matches nothing: a prefix of it says so (an empty range)
+      const match = matching.length ? matching.map((t) => t.part).join(' | ') : terms.length ? `(${terms[0].normalised})` : null
+      return [w, { standIns, match }]
+    }),
+  )
+}
 
 /**
  * The stand-ins of each word, read from the dictionary and the synonyms in one round trip: the
@@ -88,8 +154,8 @@ export async function searchExpansions(database: Database, words: string[]): Pro
  * `event_search` (migration 0021): the planner probes it by id while walking an order index
  * (a common word), or starts from its GIN index (a rare one).
  */
-export function eventSearchMatch(eventId: AnyColumn, tsquery: string): SQL {
-  return sql`exists (select 1 from event_search s where s.event_id = ${eventId} and s.lexemes @@ to_tsquery('indonesian', ${tsquery}))`
+export function eventSearchMatch(eventId: AnyColumn, tsquery: SQL): SQL {
+  return sql`exists (select 1 from event_search s where s.event_id = ${eventId} and s.lexemes @@ ${tsquery})`
 }
 
 /** The tsquery of a search without typo expansion (prefix words only). */

@@ -9,7 +9,7 @@ import {
   eventTagOrder,
   events,
   prefixSearchQuery,
-  searchExpansions,
+  wordTerms,
   type Database,
   type Db,
 } from '@app/db'
@@ -83,14 +83,32 @@ const TAG_ORDER = listOrders({
   id: eventTagOrder.eventId,
 })
 
-/** A list query whose `q` was turned into its tsquery (typo expansion needs a lookup). */
-export type SearchReady = { tsquery?: string | null }
+/**
+ * A list query whose `q` was turned into its tsquery (typo expansion needs a lookup), and the
+ * normalised form it matches with (see EventSearch).
+ */
+export type SearchReady = { tsquery?: string | null; match?: string }
+
+/** The tsquery a search matches with, or null when `q` has no words. */
+function matchQuery(query: { q?: string } & SearchReady): SQL | null {
+  if (query.match !== undefined) return sql`${query.match}::tsquery`
+  const tsquery = query.tsquery ?? prefixSearchQuery(query.q ?? '')
+  return tsquery ? sql`to_tsquery('indonesian', ${tsquery})` : null
+}
+
+/**
+ * Announced when the lexemes of the search copy change (one appears or the last event holding one
+ * leaves; migration 0027): a word's rewrite into lexemes, and its stand-ins, hold until then.
+ */
+const SEARCH_LEXEMES_KEY = 'search:lexemes'
 
 /**
  * Resolves `q` into its tsquery once, before the list, facet and calendar queries use it. With
- * `remember` (the route's cache) each word's stand-ins are kept until a write changes what the
- * public lists show (`list:all`, as unfiltered search answers), so a search miss whose words were
- * seen before sends no dictionary query: the bench's 26.5k distinct searches hold 2.7k words.
+ * `remember` (the route's cache) each word's stand-ins and lexemes (wordTerms) are kept until the
+ * search copy's lexemes change (SEARCH_LEXEMES_KEY), which most writes do not: a search miss whose
+ * words were seen before sends no dictionary query; the bench's 26.5k distinct searches hold 2.7k
+ * words. Typo stand-ins come from the dictionary of every submitted word, so one a write added
+ * without a new lexeme (a pending submission) shows from the next change of the lexemes on.
  */
 export async function prepareSearch<Q extends { q?: string }>(
   database: Database,
@@ -104,15 +122,16 @@ export async function prepareSearch<Q extends { q?: string }>(
           await Promise.all(
             words.map(async (word) => {
               const own = await remember(`search-word:${word}`, async () => ({
-                value: (await searchExpansions(database, [word])).get(word) ?? [],
-                deps: ['list:all'],
+                value: (await wordTerms(database, [word])).get(word)!,
+                deps: [SEARCH_LEXEMES_KEY],
               }))
               return [word, own] as const
             }),
           ),
         )
     : undefined
-  return { ...query, tsquery: await eventSearchQuery(database, query.q, expand) }
+  const search = await eventSearchQuery(database, query.q, expand)
+  return search ? { ...query, tsquery: search.tsquery, match: search.match } : { ...query, tsquery: null }
 }
 
 /**
@@ -160,14 +179,14 @@ export function listFilter(query: EventListQuery, nowMs = Date.now(), matchesFir
   if (query.format) conditions.push(eq(events.eventType, query.format))
   if (query.gratis !== undefined) conditions.push(eq(events.isFree, query.gratis === '1'))
   if (query.q) {
-    const tsquery = (query as SearchReady).tsquery ?? prefixSearchQuery(query.q)
+    const tsquery = matchQuery(query)
     // a q without letters or digits filters nothing, as before
     // matchesFirst: the ids of every match, read from the search copy before any events row (a
     // search known to match few events, or whose matches an order index would find too late)
     if (tsquery)
       conditions.push(
         matchesFirst
-          ? sql`${events.id} = any(array(select s.event_id from event_search s where s.lexemes @@ to_tsquery('indonesian', ${tsquery})))`
+          ? sql`${events.id} = any(array(select s.event_id from event_search s where s.lexemes @@ ${tsquery}))`
           : eventSearchMatch(events.id, tsquery),
       )
   }
@@ -184,7 +203,7 @@ export function listFilter(query: EventListQuery, nowMs = Date.now(), matchesFir
  * gains nothing (a list without `q` that is not by one city or one category alone).
  */
 function copyWhere(query: EventListQuery & SearchReady, nowMs = Date.now()): SQL | undefined {
-  const tsquery = query.q ? (query.tsquery ?? prefixSearchQuery(query.q)) : undefined
+  const tsquery = query.q ? matchQuery(query) : undefined
   if ((query.q && !tsquery) || query.tag || discoveryConditions(query, nowMs).length) return undefined
   // without q, only a city or only a category: the copy has an index per city and per category
   // and list order; combinations are served better by the composite indexes of events (city +
@@ -192,7 +211,7 @@ function copyWhere(query: EventListQuery & SearchReady, nowMs = Date.now()): SQL
   // city's whole order index here)
   if (!tsquery && (!query.kota === !query.kategori || query.format || query.gratis !== undefined)) return undefined
   return and(
-    tsquery ? sql`${eventSearch.lexemes} @@ to_tsquery('indonesian', ${tsquery})` : undefined,
+    tsquery ? sql`${eventSearch.lexemes} @@ ${tsquery}` : undefined,
     query.kategori ? sql`${eventSearch.categoryId} = (select id from categories where slug = ${query.kategori})` : undefined,
     query.kota ? sql`${eventSearch.cityId} = (select id from cities where slug = ${query.kota})` : undefined,
     query.format ? eq(eventSearch.eventType, query.format) : undefined,
@@ -222,7 +241,7 @@ function countsOnly(query: EventListQuery, nowMs = Date.now()): boolean {
 
 /** The first `size` published events in the query's order that pass its filters other than `q`. */
 function orderWindow(db: Db, query: EventListQuery, size: number, nowMs?: number) {
-  const { q: _q, tsquery: _tsquery, ...others } = query as EventListQuery & SearchReady
+  const { q: _q, tsquery: _tsquery, match: _match, ...others } = query as EventListQuery & SearchReady
   return db
     .select({ id: events.id })
     .from(events)
@@ -428,6 +447,7 @@ export async function listEvents(database: Database, query: EventListQuery, page
     limit: _limit,
     facets: _facets,
     tsquery: _tsquery,
+    match: _match,
     ...filters
   } = query as EventListQuery & SearchReady
   const totalKey = cacheKey('events-total', { ...filters, _cap: queries.countCap ?? undefined, _dated: options.expiresAt })
