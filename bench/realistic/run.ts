@@ -104,12 +104,12 @@ async function startService(name: 'catalog' | 'admin') {
     // the images' heap sizing (Dockerfile), so the bench measures the process as it is shipped
     BUN_JSC_forceRAMSize: '134217728',
     MIMALLOC_PURGE_DELAY: '0',
-    // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*) given to the bench override it
+    // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*) and RESPONSE_CACHE_MB given to
+    // the bench override it
     ...Object.fromEntries(
-      Object.entries(process.env).filter(([key]) => key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_') || key === 'RESPONSE_CACHE_MB') as [
-        string,
-        string,
-      ][],
+      Object.entries(process.env).filter(
+        ([key]) => key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_') || key === 'RESPONSE_CACHE_MB',
+      ) as [string, string][],
     ),
   }
   // `bun <file>`: the spawned pid is the server itself, whose /proc we read

@@ -106,7 +106,8 @@ export async function wordTerms(database: Database, words: string[]): Promise<Ma
   const partOf = new Map<string, { part: string | null; normalised: string }>()
   for (const { term, normalised, lexemes } of rows) {
     if (!normalised) partOf.set(term, { part: null, normalised })
-    else if (lexemes && lexemes.length <= MAX_PREFIX_LEXEMES) partOf.set(term, { part: lexemes.map(operand).join(' | '), normalised })
+    else if (lexemes && lexemes.length <= MAX_PREFIX_LEXEMES)
+      partOf.set(term, { part: lexemes.map(operand).join(' | '), normalised })
     // too many lexemes, or more than one (a word the parser splits): as normalised
     else partOf.set(term, { part: `(${normalised})`, normalised })
   }
