@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { envelopeMessage, get } from '@app/kit/testing'
+import { createLogger, createRateLimiter, createResponseCache, type VersionSource } from '@app/kit'
+import { createApp } from '../app'
 import { createTestCatalog } from '../testing'
 
 let ctx: Awaited<ReturnType<typeof createTestCatalog>>
@@ -422,6 +424,55 @@ describe('caching', () => {
     expect(detail.body.event.title).toBe('AAA ' + first.title)
     await ctx.database.rows(sql`update events set status = 'draft' where id = ${first.id}`)
     expect((await get(ctx.app, `/api/events/${first.slug}`)).status).toBe(404)
+  })
+})
+
+describe('search after a write', () => {
+  test('a prefix finds an event published afterwards with a new word (its cached rewrite is dropped)', async () => {
+    // a cache told each write's version and keys by the database's notifications, and nothing
+    // else (production's listening source also polls while it has no recent heartbeat, which
+    // drops everything on a change and would hide a missing key)
+    const [row] = await ctx.database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`)
+    let version = Number(row.version)
+    const listeners: ((version: number, keys: string[] | null) => void)[] = []
+    const versions: VersionSource = { current: async () => version, onChange: (listener) => void listeners.push(listener) }
+    const unlisten = await ctx.database.listen('data_version', (payload) => {
+      const { v, k } = payload.startsWith('{')
+        ? (JSON.parse(payload) as { v: number; k: string[] })
+        : { v: Number(payload), k: null }
+      for (const listener of listeners) listener(v, k)
+      version = Math.max(version, v)
+    })
+    const app = createApp({
+      database: ctx.database,
+      cache: createResponseCache({ versions }),
+      rateLimiter: createRateLimiter(ctx.database),
+      submitLimitPerHour: 1000,
+      trustedProxies: ['*'],
+      logger: createLogger('silent'),
+    })
+    const ids = async () => (await get(app, '/api/events?q=zyxq')).body.data.map((e: { id: string }) => e.id).sort()
+    /** A write, then until the cache was told every version it made (at most 3 s). */
+    const write = async (statement: ReturnType<typeof sql>) => {
+      await ctx.database.rows(statement)
+      const [now] = await ctx.database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`)
+      for (const deadline = Date.now() + 3000; version < Number(now.version) && Date.now() < deadline;) await Bun.sleep(10)
+      expect(version).toBe(Number(now.version))
+    }
+    try {
+      const [first, second] = await ctx.database.rows<{ id: string }>(
+        sql`select id from events where status = 'pending' order by id limit 2`,
+      )
+      await write(sql`update events set status = 'published', title = 'Zyxqaaa Serenade' where id = ${first.id}`)
+      expect(await ids()).toEqual([first.id])
+      // 'zyxq' now stands for the lexeme 'zyxqaaa' (cached): a second word with that prefix must join it
+      await write(sql`update events set status = 'published', title = 'Zyxqbbb Serenade' where id = ${second.id}`)
+      expect(await ids()).toEqual([first.id, second.id].sort())
+      await write(sql`update events set status = 'draft' where id in (${first.id}, ${second.id})`)
+      expect(await ids()).toEqual([])
+    } finally {
+      await unlisten()
+    }
   })
 })
 
