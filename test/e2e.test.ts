@@ -263,6 +263,16 @@ describe('the gateway', () => {
 })
 
 describe('failures', () => {
+  /**
+   * The gateway leaves a replica out of rotation for `fail_duration` (3 s, caddy/Caddyfile) after
+   * its last failed request, restarted or not: waits that out, so the next test starts with every
+   * replica taking requests (else killing the other one leaves none, and uploads are 503s).
+   */
+  async function outOfRotationOver(failureTimes: number[]) {
+    const last = Math.max(0, ...failureTimes)
+    await Bun.sleep(Math.max(0, last + 3100 - performance.now()))
+  }
+
   async function uploadsDuring(count: number, concurrency: number, during: (started: () => number) => Promise<void>) {
     const results: { status: number; startedAt: number; endedAt: number; body?: string }[] = []
     let next = 0
@@ -312,6 +322,7 @@ describe('failures', () => {
       for (const f of failed) expect(f.startedAt).toBeLessThanOrEqual(seenDeadAt + 50)
     }
     stack.services.media[1] = await stack.restart(victim)
+    await outOfRotationOver([killedAt, ...failed.map((f) => f.endedAt)])
   }, 120_000)
 
   test('a media replica that died while idle: the uploads sent to it before the gateway knows fail, the other replica keeps taking them', async () => {
@@ -329,6 +340,7 @@ describe('failures', () => {
     const seenDeadAt = Math.min(...failed.map((f) => f.endedAt))
     for (const f of failed) expect(f.startedAt).toBeLessThanOrEqual(seenDeadAt + 50)
     stack.services.media[0] = await stack.restart(victim)
+    await outOfRotationOver(failed.map((f) => f.endedAt))
   }, 120_000)
 
   test('the database stopped: 503 envelopes within 5 seconds; back by itself when it returns', async () => {
