@@ -42,7 +42,11 @@ BEGIN
   SELECT count(*) FILTER (WHERE inserted) INTO appeared FROM counted;
   DELETE FROM search_lexemes WHERE lexeme = ANY (removed) AND events <= 0;
   GET DIAGNOSTICS vanished = ROW_COUNT;
-  IF appeared > 0 OR vanished > 0 THEN
+  -- once per transaction: its notifications all arrive after it commits, so one drops every
+  -- rewrite it changed (a bulk statement would otherwise announce it once per row)
+  IF (appeared > 0 OR vanished > 0)
+    AND current_setting('app.search_lexemes_announced', true) IS DISTINCT FROM txid_current()::text THEN
+    PERFORM set_config('app.search_lexemes_announced', txid_current()::text, true);
     PERFORM notify_public_change(ARRAY['search:lexemes']);
   END IF;
   RETURN NULL;

@@ -135,6 +135,15 @@ test('`search:lexemes` is announced when a lexeme appears or vanishes, not for a
     expect(
       await announced(() => database.db.execute(sql`update events set title = 'Gamelanisasi Plutonik' where id = ${event.id}`)),
     ).toBe(true)
+    // a bulk statement bringing new words to several events: announced once
+    const bulk = await database.rows<{ id: string }>(sql`select id from events where status = 'published' order by id limit 3`)
+    payloads.length = 0
+    await database.db.execute(
+      sql`update events set title = title || ' Kwazimodo' || right(id, 3) where id in (${bulk[0].id}, ${bulk[1].id}, ${bulk[2].id})`,
+    )
+    await database.rows(sql`select pg_notify('data_version', 'marker')`)
+    for (const deadline = Date.now() + 3000; !payloads.includes('marker') && Date.now() < deadline;) await Bun.sleep(5)
+    expect(payloads.filter((p) => p.includes('search:lexemes'))).toHaveLength(1)
     // its last holder leaves
     expect(await announced(() => database.db.execute(sql`update events set status = 'rejected' where id = ${event.id}`))).toBe(
       true,
