@@ -806,9 +806,14 @@ await step('migrate', async () => {
   }
 })
 
-// two connections: bulk inserts and index builds run two at a time (2 cores)
-const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10, idle_timeout: 5 })
-const sql2 = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10, idle_timeout: 5 })
+// two connections: bulk inserts and index builds run two at a time (2 cores). Each must stay the
+// same session for the whole load: the settings below (triggers off above all) are per session,
+// and a connection closed while idle (one half of a step finishing seconds before the other)
+// came back with the triggers on, so the search copy's fill ran its row trigger 90k times in one
+// transaction (stuck for over 13 minutes at 100k events).
+const oneSession = { max: 1, onnotice: () => {}, connect_timeout: 10, idle_timeout: 0, max_lifetime: 0 }
+const sql = postgres(url, oneSession)
+const sql2 = postgres(url, oneSession)
 const TABLES = ['events', 'event_tags', 'event_search', 'news_articles']
 
 type Ddl = { name: string; table: string; def: string }
