@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
 import { compress, COMPRESSION_MIN_BYTES, negotiateEncoding, type Encoding } from './compression'
+import { RecencyList, type Link } from './recency'
 
 /**
  * The current version of the public data (bumped by database triggers on every write).
@@ -58,6 +59,10 @@ export interface CachedBody {
 }
 
 interface Entry {
+  key: string
+  /** its place in the order of use (every entry), and among the entries holding a plain form */
+  used?: Link<Entry>
+  hotUsed?: Link<Entry>
   status: number
   /** The JSON as sent without compression; dropped from cold entries (see `hotBytes`). */
   identity?: Uint8Array
@@ -128,6 +133,21 @@ const encoder = new TextEncoder()
 const depBytes = (deps: string[] | undefined) => deps?.reduce((n, d) => n + d.length * 2 + 64, 0) ?? 0
 
 /**
+ * About what a remembered value holds: its strings' lengths (database text is one byte a
+ * character in the engine unless it holds non-Latin-1 text) and 16 bytes a slot of the objects
+ * and arrays around them. Walked, not serialised: JSON.stringify of the related events' cards (a
+ * JSON text each, escaped again) was 5% of the service's CPU under the detail scenario.
+ */
+function valueBytes(value: unknown): number {
+  if (typeof value === 'string') return value.length + 16
+  if (value === null || typeof value !== 'object') return 16
+  let bytes = 32
+  if (Array.isArray(value)) for (const item of value) bytes += valueBytes(item)
+  else for (const key in value) bytes += 16 + valueBytes((value as Record<string, unknown>)[key])
+  return bytes
+}
+
+/**
  * One change key and the cache keys that depend on it. Most change keys have one dependent (a
  * detail page's `event:<slug>`), and the engine gives every Set a table of its own (about 1 KB,
  * measured with a heap snapshot: as much as the page's gzip form), so a single dependent is kept
@@ -145,10 +165,11 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   let version = -1
   let bytes = 0
   let hotBytes = 0
-  /** every entry, least recently used first (a hit moves its entry to the end) */
+  /** every entry by key, and their order of use (a hit moves its entry to the end) */
   const entries = new Map<string, Entry>()
+  const used = new RecencyList<Entry>()
   /** entries holding a plain form that could be dropped (they have gzip), least recently used first */
-  const hot = new Map<string, Entry>()
+  const hot = new RecencyList<Entry>()
   /** dependency key -> the cache keys of the entries that depend on it */
   const dependents = new Map<string, Dependents>()
   /** entries that depend on everything (no deps declared) */
@@ -159,8 +180,14 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     const entry = entries.get(key)
     if (!entry) return
     entries.delete(key)
+    used.remove(entry.used!)
+    entry.used = undefined
     bytes -= entry.bytes
-    if (hot.delete(key)) hotBytes -= entry.identity!.byteLength
+    if (entry.hotUsed) {
+      hot.remove(entry.hotUsed)
+      entry.hotUsed = undefined
+      hotBytes -= entry.identity!.byteLength
+    }
     if (!entry.deps) undeclared.delete(key)
     else for (const node of entry.deps) unlink(node, key)
   }
@@ -189,6 +216,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
 
   function clear() {
     entries.clear()
+    used.clear()
     hot.clear()
     dependents.clear()
     undeclared.clear()
@@ -226,9 +254,9 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   /** Keeps the plain form of `entry` (most recently used), then trims both budgets. */
   function makeHot(key: string, entry: Entry) {
     if (!entry.gzip || entries.get(key) !== entry) return
-    if (hot.delete(key)) hot.set(key, entry)
+    if (entry.hotUsed) hot.touch(entry.hotUsed)
     else {
-      hot.set(key, entry)
+      entry.hotUsed = hot.push(entry)
       hotBytes += entry.identity!.byteLength
     }
     trim()
@@ -236,23 +264,21 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
 
   function trim() {
     // the coldest plain forms go first: their gzip form stays
-    for (const [key, entry] of hot) {
-      if (hotBytes <= maxHotBytes) break
-      hot.delete(key)
+    for (let entry = hot.oldest(); entry && hotBytes > maxHotBytes; entry = hot.oldest()) {
+      hot.remove(entry.hotUsed!)
+      entry.hotUsed = undefined
       hotBytes -= entry.identity!.byteLength
       bytes -= entry.identity!.byteLength
       entry.bytes -= entry.identity!.byteLength
       entry.identity = undefined
     }
-    for (const oldKey of entries.keys()) {
-      if (bytes <= maxBytes) break
-      remove(oldKey)
-    }
+    for (let entry = used.oldest(); entry && bytes > maxBytes; entry = used.oldest()) remove(entry.key)
   }
 
   function store(key: string, entry: Entry, deps: string[] | undefined) {
     remove(key)
     entries.set(key, entry)
+    entry.used = used.push(entry)
     bytes += entry.bytes
     if (!deps) undeclared.add(key)
     else entry.deps = deps.map((dep) => link(dep, key))
@@ -312,8 +338,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     if (entry) {
       counters.hits++
       // refresh its place: least recently used entries are evicted first
-      entries.delete(key)
-      entries.set(key, entry)
+      used.touch(entry.used!)
       return { entry, hit: true }
     }
     counters.misses++
@@ -322,6 +347,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     const json = encoder.encode(computed.json ?? JSON.stringify(computed.body))
     const gzip = json.byteLength >= COMPRESSION_MIN_BYTES ? compress('gzip', json) : undefined
     entry = {
+      key,
       status,
       identity: json,
       gzip,
@@ -355,8 +381,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const cached = entries.get(memoKey)
       if (cached && cached.expiresAt > Date.now()) {
         counters.hits++
-        entries.delete(memoKey)
-        entries.set(memoKey, cached)
+        used.touch(cached.used!)
         return cached.value as never
       }
       counters.misses++
@@ -366,14 +391,13 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         store(
           memoKey,
           {
+            key: memoKey,
             status: 200,
             value,
             etag: '',
             expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
             deps: null,
-            // its JSON length and a quarter more for the objects around it (the strings in such values,
-            // database text, are one byte a character in the engine unless they hold non-Latin-1 text)
-            bytes: Math.ceil(JSON.stringify(value).length * 1.25) + memoKey.length * 2 + ENTRY_OVERHEAD_BYTES + depBytes(deps),
+            bytes: valueBytes(value) + memoKey.length * 2 + ENTRY_OVERHEAD_BYTES + depBytes(deps),
           },
           deps,
         )
