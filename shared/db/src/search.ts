@@ -114,11 +114,11 @@ export async function wordTerms(database: Database, words: string[]): Promise<Ma
   return new Map(
     words.map((w) => {
       const standIns = expansions.get(w) ?? []
-      const terms = [w, ...standIns].map((t) => partOf.get(t)!).filter((t) => t.part !== null)
-      const matching = terms.filter((t) => t.part)
+      const parts = [w, ...standIns].map((t) => partOf.get(t)!).filter((t) => t.part !== null)
+      const matching = parts.filter((t) => t.part)
       // a typo no event holds drops out of its OR; a word none of whose terms any event holds
       // matches nothing, so the search matches nothing: a prefix of it says so (an empty range)
-      const match = matching.length ? matching.map((t) => t.part).join(' | ') : terms.length ? `(${terms[0].normalised})` : null
+      const match = matching.length ? matching.map((t) => t.part).join(' | ') : parts.length ? `(${parts[0].normalised})` : null
       return [w, { standIns, match }]
     }),
   )
