@@ -17,6 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Socket, Subprocess } from 'bun'
+import { sql } from 'drizzle-orm'
+import { createDb } from '@app/db'
 import { createCluster, repoRoot, type Cluster } from '../../scripts/stack-lib'
 import { freezePostgres, thaw } from './postgres-faults'
 
@@ -323,4 +325,25 @@ describe('PostgreSQL itself fails under traffic (pool and LISTEN busy)', () => {
     // every failure said "database unavailable" (a 503), nothing else
     expect(done!.unexpected).toEqual([])
   }, 180_000)
+})
+
+describe('readiness under a full pool', () => {
+  test('the ping answers at once while every pooled connection is busy and more queries wait', async () => {
+    // what the pool looks like right after a hung database comes back: every connection busy,
+    // a queue behind them. The ping says whether the database is reachable (it is), in well
+    // under the gateway's 2 s health timeout, instead of waiting its turn in that queue.
+    const database = await createDb(cluster.url, { max: 2 })
+    try {
+      await database.ping()
+      const busy = Array.from({ length: 4 }, () => database.rows(sql`select pg_sleep(1)`))
+      await Bun.sleep(100)
+      const started = performance.now()
+      await database.ping()
+      const pingMs = performance.now() - started
+      await Promise.all(busy)
+      expect(pingMs).toBeLessThan(500)
+    } finally {
+      await database.close()
+    }
+  }, 60_000)
 })

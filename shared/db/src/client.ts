@@ -207,6 +207,12 @@ function createPostgres(url: string, options: CreateDbOptions): Database {
   const raw = postgres(url, { ...connectionOptions, max, idle_timeout: 30 })
   // LISTEN gets its own connection, opened on the first listen()
   let listener: Listener | undefined
+  // So does the readiness ping, opened on the first ping(): it answers whether the database is
+  // reachable, not how long the pool's queue is. On the pool, after a hung database came back,
+  // the ping waited behind every query piled up meanwhile, /ready took longer than the gateway's
+  // health timeout on every replica at once, and the gateway had no replica left to send to
+  // (the fault suite, run after run on a slow VM).
+  let pinger: ReturnType<typeof postgres> | undefined
   // never below the server's own statement limit: a slow query is the server's to cancel
   const deadlineMs = options.queryDeadlineMs ?? Math.max(QUERY_DEADLINE_MS, (options.statementTimeoutMs ?? 0) + 500)
   const client = instrumentPostgres(raw, counter, options.observer, options.prepare ?? true)
@@ -219,14 +225,15 @@ function createPostgres(url: string, options: CreateDbOptions): Database {
     pool: () => ({ inFlight: counter.inFlight, max }),
     rows: async <T>(query: SQL) => (await db.execute(query)) as unknown as T[],
     ping: async () => {
-      await deadline(client`select 1`, deadlineMs)
+      pinger ??= postgres(url, { ...connectionOptions, max: 1, idle_timeout: 30 })
+      await deadline(pinger`select 1`, deadlineMs)
     },
     listen: (channel, onNotify, onListen) => {
       listener ??= createListener(url, connectionOptions)
       return listener.listen(channel, onNotify, onListen)
     },
     close: async () => {
-      await Promise.all([raw.end({ timeout: 5 }), listener?.end()])
+      await Promise.all([raw.end({ timeout: 5 }), listener?.end(), pinger?.end({ timeout: 5 })])
     },
   }
 }
