@@ -73,6 +73,7 @@ serve(app, {
   lifecycle,
   shutdownDelayMs: config.shutdownDelayMs,
   onClose: async () => {
+    catalog.listIndex?.close()
     await Promise.all([catalog.cache?.close(), news.cache?.close()])
     await Promise.all([catalog.readDatabase?.close(), news.readDatabase?.close()])
     await database.close()

@@ -123,6 +123,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
+  deps?.listIndex?.close()
   await deps?.cache?.close()
   await deps?.readDatabase?.close()
   await replicaDirect?.close()

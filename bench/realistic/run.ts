@@ -104,11 +104,11 @@ async function startService(name: 'catalog' | 'admin') {
     // the images' heap sizing (Dockerfile), so the bench measures the process as it is shipped
     BUN_JSC_forceRAMSize: '134217728',
     MIMALLOC_PURGE_DELAY: '0',
-    // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*) and RESPONSE_CACHE_MB given to
-    // the bench override it
+    // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*), RESPONSE_CACHE_MB and
+    // LIST_INDEX given to the bench override it (an A/B of one setting on the same data)
     ...Object.fromEntries(
       Object.entries(process.env).filter(
-        ([key]) => key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_') || key === 'RESPONSE_CACHE_MB',
+        ([key]) => key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_') || key === 'RESPONSE_CACHE_MB' || key === 'LIST_INDEX',
       ) as [string, string][],
     ),
   }

@@ -53,7 +53,8 @@ export async function startWholeApp(env: Record<string, string> = {}): Promise<W
     database,
     async stop() {
       await app.stop(true)
-      await Promise.all([catalog.cache?.close(), news.cache?.close()])
+      catalog.listIndex?.close()
+    await Promise.all([catalog.cache?.close(), news.cache?.close()])
       await database.close()
       rmSync(dataDir, { recursive: true, force: true })
     },

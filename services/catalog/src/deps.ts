@@ -7,6 +7,7 @@ import {
   type RateLimiter,
   type ResponseCache,
 } from '@app/kit'
+import { createListIndex, type ListIndex } from './events/list-index'
 
 export interface CatalogDeps {
   database: Database
@@ -23,6 +24,8 @@ export interface CatalogDeps {
   trustedProxies: string[]
   /** The clock (epoch ms) for time windows and "upcoming"; injectable for tests. */
   now?: () => number
+  /** The published events' list keys in memory (events/list-index.ts); lists read PostgreSQL without it. */
+  listIndex?: ListIndex
 }
 
 export async function catalogDepsFromConfig(
@@ -30,6 +33,8 @@ export async function catalogDepsFromConfig(
   shared: { database: Database; rateLimiter: RateLimiter; observer?: QueryObserver },
 ): Promise<CatalogDeps> {
   const versions = createListeningVersionSource(shared.database, { service: 'catalog' })
+  // read from the primary, which sends the change keys it follows
+  const listIndex = config.listIndex ? createListIndex(shared.database, versions) : undefined
   const readDatabase = config.databaseReadUrl
     ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer, prepare: config.databasePrepare }), versions)
     : config.databaseUrl
@@ -43,6 +48,7 @@ export async function catalogDepsFromConfig(
     database: shared.database,
     rateLimiter: shared.rateLimiter,
     cache: createResponseCache({ versions, maxBytes: config.responseCacheBytes }),
+    listIndex,
     readDatabase,
     submitLimitPerHour: config.submitLimitPerHour,
     trustedProxies: config.trustedProxies,

@@ -27,6 +27,7 @@ serve(app, {
   lifecycle,
   shutdownDelayMs: config.shutdownDelayMs,
   onClose: async () => {
+    deps.listIndex?.close()
     await deps.cache?.close()
     await deps.readDatabase?.close()
     await database.close()

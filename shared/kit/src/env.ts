@@ -33,6 +33,8 @@ export interface Config {
    * that under a read load writes are not queued behind reads inside PostgreSQL.
    */
   databaseReadPool: number
+  /** The catalog keeps the published events' list keys in memory (LIST_INDEX, default on). */
+  listIndex: boolean
   /** Bytes of public answers each catalog/news process keeps in memory. */
   responseCacheBytes: number
   uploadLimitPerMinute: number
@@ -155,6 +157,7 @@ export function readConfig(env: Env = process.env): Config {
     submitLimitPerHour: integer(env, 'SUBMIT_LIMIT_PER_HOUR', 10, 1, 1_000_000),
     databasePrepare: flag(env, 'DATABASE_PREPARE', true),
     databaseReadPool: integer(env, 'DATABASE_READ_POOL', DEFAULT_READ_POOL, 1, 100),
+    listIndex: flag(env, 'LIST_INDEX', true),
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     uploadLimitPerMinute: integer(env, 'UPLOAD_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
     checkFileLimitPerMinute: integer(env, 'CHECK_FILE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),

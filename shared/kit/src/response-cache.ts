@@ -118,6 +118,11 @@ export interface ResponseCache {
    */
   remember<T>(key: string, compute: () => Promise<{ value: T; deps?: string[]; expiresAt?: number }>): Promise<T>
   readonly size: number
+  /**
+   * The data version the entries hold: a computation inside `respond` reads data at least this
+   * new (derived data, such as the catalog's list index, is used only once it has applied it).
+   */
+  readonly version: number
   stats(): CacheStats
   /** Stops the version source (its listener and replica registration, if any). */
   close(): Promise<void>
@@ -365,6 +370,9 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   return {
     get size() {
       return entries.size
+    },
+    get version() {
+      return version
     },
     stats: () => ({ ...counters, entries: entries.size, bytes, hotBytes }),
     close: async () => {

@@ -11,7 +11,7 @@ import { relatedEvents } from './related'
 import { findPublishedEvent, listDeps, listEvents, prepareSearch } from './service'
 import { nextDateChange } from './windows'
 
-export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => {
+export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogContext) => {
   const now = clock ?? Date.now
   return new Elysia({ name: 'catalog.events' })
     .get(
@@ -34,7 +34,12 @@ export const eventRoutes = ({ database, cache, now: clock }: CatalogContext) => 
         return cache.respond(request, key, async () => {
           const searchReady = await prepareSearch(database, query, cache.remember)
           const [{ items, total, exact }, facets] = await Promise.all([
-            listEvents(database, searchReady, page, { now: at, remember: cache.remember, expiresAt: datedUntil }),
+            listEvents(database, searchReady, page, {
+              now: at,
+              remember: cache.remember,
+              expiresAt: datedUntil,
+              index: listIndex?.at(cache.version),
+            }),
             query.facets === '1' ? eventFacets(database, searchReady, at) : undefined,
           ])
           const pages = pagination(page, total, true)

@@ -18,6 +18,7 @@ import { CARD_FIELDS, constantJsonOf, DETAIL_FIELDS, distanceField, jsonOf } fro
 import { discoveryConditions, discoveryDistance, discoveryOrder } from './discovery'
 import { preparedPerDatabase } from './prepared'
 import type { EventListQuery, EventSort } from './model'
+import type { ListIndex } from './list-index'
 import type { RelatedTo } from './related'
 
 /** What the list orders sort by: columns, or expressions of them. */
@@ -413,6 +414,16 @@ export interface ListOptions {
    * filters (see SEARCH_WINDOW): a bounded walk, which may come back short.
    */
   window?: number
+  /**
+   * The list index at the cache's version (list-index.ts): a list by city, category, tag, format
+   * and price in a list order gets its page's ids and its total there, and reads only the cards.
+   */
+  index?: ReturnType<ListIndex['at']>
+}
+
+/** Whether the list index holds what the query filters and sorts by. */
+function indexable(query: EventListQuery, nowMs?: number): boolean {
+  return !query.q && (query.sort === undefined || query.sort in ORDER) && discoveryConditions(query, nowMs ?? Date.now()).length === 0
 }
 
 /**
@@ -430,7 +441,11 @@ export const SEARCH_WINDOW = 1000
  */
 export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, listOptions: ListOptions = {}) {
   // the window is for the bounded walk alone (a test may set its size)
-  const { window = SEARCH_WINDOW, ...options } = listOptions
+  const { window = SEARCH_WINDOW, index, ...options } = listOptions
+  if (index && indexable(query, options.now)) {
+    const found = index(query, (query.sort as EventSort | undefined) ?? 'created_at_desc', page.offset, page.limit)
+    return { items: await cardsOf(database, found.ids), total: found.total, exact: true }
+  }
   const queries = listQueries(database, query, page, options)
   // the page's ids when this request counted the matches itself and they were few
   let counted: string[] | undefined
@@ -474,6 +489,25 @@ export async function listEvents(database: Database, query: EventListQuery, page
   const [rows, matching] = await Promise.all([readPage(), total])
   // past the cap, total is a lower bound (one more than the cap): has_next stays true
   return { items: rows.map((r) => r.card), total: matching, exact: queries.countCap === null || matching <= queries.countCap }
+}
+
+/** The list cards of some published events by id, one prepared query (the list index's pages). */
+const cardQueries = preparedPerDatabase((db: Db) =>
+  db
+    .select({ id: events.id, card: LIST_CARD })
+    .from(events)
+    .innerJoin(categories, eq(categories.id, events.categoryId))
+    .leftJoin(cities, eq(cities.id, events.cityId))
+    .where(and(eq(events.status, 'published'), sql`${events.id} = any(${sql.placeholder('ids')}::text[])`))
+    .prepare('list_cards_by_ids'),
+)
+
+/** The cards of `ids`, in their order. */
+async function cardsOf({ db }: Database, ids: string[]): Promise<string[]> {
+  if (!ids.length) return []
+  const rows = await cardQueries(db).execute({ ids })
+  const cards = new Map(rows.map((r) => [r.id, r.card]))
+  return ids.map((id) => cards.get(id)).filter((card): card is string => card !== undefined)
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

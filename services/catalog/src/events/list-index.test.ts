@@ -1,0 +1,261 @@
+// The list index: its pages against a plain filter-and-sort of the same rows, and end to end
+// against the SQL lists on a real database, before and after writes it follows by change keys.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { createTestDatabase, type TestDatabase } from '@app/db/testing'
+import { createListeningVersionSource, createLogger, createRateLimiter, createResponseCache, type ListeningVersionSource } from '@app/kit'
+import { get } from '@app/kit/testing'
+import { createApp } from '../app'
+import { createListIndex, IndexData, type IndexRow, type ListIndex } from './list-index'
+import { EVENT_SORTS, type EventSort } from './model'
+
+function seeded(seed: number) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe('IndexData', () => {
+  const random = seeded(11)
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('')
+  const uuid = () => `${hex(8)}-${hex(4)}-7${hex(3)}-8${hex(3)}-${hex(12)}`
+  const cities = ['c1', 'c2', 'c3', 'c4']
+  const categories = ['k1', 'k2', 'k3']
+  const tags = ['t1', 't2', 't3', 't4', 't5', 't6']
+  const row = (id = uuid()): IndexRow => ({
+    id,
+    // few distinct keys, so ties are broken by the id
+    createdMicros: Math.floor(random() * 20),
+    startDay: Math.floor(random() * 10),
+    price: pick([0, 0, 50_000, 75_000.5]),
+    titleRank: random(),
+    cityId: random() < 0.1 ? null : pick(cities),
+    categoryId: pick(categories),
+    format: pick(['offline', 'online', 'hybrid']),
+    isFree: random() < 0.4,
+    tags: [...new Set(Array.from({ length: Math.floor(random() * 4) }, () => pick(tags)))],
+  })
+
+  /** The same page the slow way. */
+  function reference(rows: Map<string, IndexRow>, filters: Record<string, string | undefined>, sort: EventSort, offset: number, limit: number) {
+    const id = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+    const order: Record<EventSort, (a: IndexRow, b: IndexRow) => number> = {
+      created_at_desc: (a, b) => b.createdMicros - a.createdMicros || id(b.id, a.id),
+      start_date_asc: (a, b) => a.startDay - b.startDay || id(a.id, b.id),
+      start_date_desc: (a, b) => b.startDay - a.startDay || id(b.id, a.id),
+      price_asc: (a, b) => a.price - b.price || id(a.id, b.id),
+      title_asc: (a, b) => a.titleRank - b.titleRank,
+    }
+    const matching = [...rows.values()].filter(
+      (r) =>
+        (filters.kota === undefined || r.cityId === filters.kota) &&
+        (filters.kategori === undefined || r.categoryId === filters.kategori) &&
+        (filters.tag === undefined || r.tags.includes(filters.tag)) &&
+        (filters.format === undefined || r.format === filters.format) &&
+        (filters.gratis === undefined || r.isFree === (filters.gratis === '1')),
+    )
+    return { ids: matching.sort(order[sort]).slice(offset, offset + limit).map((r) => r.id), total: matching.length }
+  }
+
+  test('pages and totals equal a filter-and-sort of the same rows, through puts, replacements and removals', () => {
+    const data = new IndexData()
+    // slugs are the ids here: the index maps slugs to the numbers of the ids it has seen
+    for (const value of [...cities, ...categories, ...tags]) {
+      const map = value.startsWith('c') ? data.cities : value.startsWith('k') ? data.categories : data.tagSlugs
+      map.set(value, data.numberOf(value))
+    }
+    const rows = new Map<string, IndexRow>()
+    const check = (queries: number) => {
+      expect(data.size).toBe(rows.size)
+      for (let q = 0; q < queries; q++) {
+        const filters = {
+          kota: random() < 0.4 ? pick([...cities, 'nowhere']) : undefined,
+          kategori: random() < 0.4 ? pick(categories) : undefined,
+          tag: random() < 0.3 ? pick(tags) : undefined,
+          format: random() < 0.3 ? pick(['offline', 'online', 'hybrid']) : undefined,
+          gratis: random() < 0.3 ? pick(['0', '1']) : undefined,
+        }
+        const sort = pick(EVENT_SORTS)
+        const offset = Math.floor(random() * 40)
+        const limit = 1 + Math.floor(random() * 30)
+        expect(data.page(filters, sort, offset, limit)).toEqual(reference(rows, filters, sort, offset, limit))
+      }
+    }
+    // more than the first capacity (1,024 slots), so every array grows
+    for (let i = 0; i < 3000; i++) {
+      const r = row()
+      rows.set(r.id, r)
+      data.put(r)
+    }
+    check(400)
+    const ids = [...rows.keys()]
+    for (let i = 0; i < 1500; i++) {
+      const id = pick(ids)
+      if (random() < 0.5) {
+        data.remove(id)
+        rows.delete(id)
+      } else {
+        const r = row(id)
+        rows.set(id, r)
+        data.put(r)
+      }
+    }
+    check(400)
+    // every remaining id is still found, every removed one is not
+    for (const id of ids) expect(data.slotOf(id) >= 0).toBe(rows.has(id))
+  })
+
+  test('a title rank between two neighbours keeps the title order; none is left after many halvings', () => {
+    const data = new IndexData()
+    data.categories.set('k1', data.numberOf('k1'))
+    const first = { ...row(), categoryId: 'k1', titleRank: 1 }
+    const last = { ...row(), categoryId: 'k1', titleRank: 2 }
+    data.put(first)
+    data.put(last)
+    const middle = { ...row(), categoryId: 'k1', titleRank: data.titleRankAfter(first.id)! }
+    data.put(middle)
+    expect(data.page({}, 'title_asc', 0, 10).ids).toEqual([first.id, middle.id, last.id])
+    expect(data.titleRankAfter(null)).toBeLessThan(1)
+    expect(data.titleRankAfter('00000000-0000-7000-8000-000000000000')).toBeNull()
+    let previous = first.id
+    let rank: number | null = 0
+    for (let i = 0; i < 80 && rank !== null; i++) {
+      rank = data.titleRankAfter(previous)
+      if (rank !== null) {
+        const next = { ...row(), categoryId: 'k1', titleRank: rank }
+        data.put(next)
+        previous = next.id
+      }
+    }
+    expect(rank).toBeNull()
+  })
+})
+
+describe('the list index on a database', () => {
+  let database: TestDatabase
+  let versions: ListeningVersionSource
+  let index: ListIndex
+  /** answers the index gave (not PostgreSQL, while it was behind) */
+  let used = 0
+  let withIndex: ReturnType<typeof createApp>
+  let withoutIndex: ReturnType<typeof createApp>
+
+  beforeAll(async () => {
+    database = await createTestDatabase()
+    versions = createListeningVersionSource(database, { service: 'test', heartbeatMs: 100 })
+    index = createListIndex(database, versions)!
+    const app = (listIndex?: ListIndex) =>
+      createApp({
+        database,
+        cache: createResponseCache({ versions, maxBytes: 0 }),
+        listIndex,
+        rateLimiter: createRateLimiter(database),
+        submitLimitPerHour: 1000,
+        trustedProxies: ['*'],
+        logger: createLogger('silent'),
+      })
+    withIndex = app({
+      at: (version) => {
+        const page = index.at(version)
+        return page && ((...args) => (used++, page(...args)))
+      },
+      size: 0,
+      close: () => {},
+    })
+    withoutIndex = app()
+  }, 60_000)
+  afterAll(async () => {
+    index?.close()
+    await versions?.close()
+    await database?.close()
+  })
+
+  /** Until the index has applied the database's current version. */
+  async function indexCurrent() {
+    const deadline = Date.now() + 15_000
+    for (;;) {
+      const [{ version }] = await database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`)
+      // a request makes an untrusted source read the version (and the index follow it)
+      await get(withIndex, '/api/events?limit=1')
+      if (index.at(Number(version))) return
+      if (Date.now() > deadline) throw new Error('the list index never caught up')
+      await Bun.sleep(25)
+    }
+  }
+
+  /** Random list URLs over the database's own slugs. */
+  async function listUrls(count: number, seed: number) {
+    const slugs = async (table: ReturnType<typeof sql>) =>
+      (await database.rows<{ slug: string }>(sql`select slug from ${table}`)).map((r) => r.slug)
+    const [cities, categories, tags] = await Promise.all([slugs(sql`cities`), slugs(sql`categories`), slugs(sql`tags`)])
+    const random = seeded(seed)
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]
+    return Array.from({ length: count }, () => {
+      const params = new URLSearchParams()
+      if (random() < 0.4) params.set('kota', pick([...cities, 'tidak-ada']))
+      if (random() < 0.4) params.set('kategori', pick(categories))
+      if (random() < 0.3) params.set('tag', pick(tags))
+      if (random() < 0.3) params.set('format', pick(['offline', 'online', 'hybrid']))
+      if (random() < 0.3) params.set('gratis', pick(['0', '1']))
+      if (random() < 0.7) params.set('sort', pick(EVENT_SORTS))
+      if (random() < 0.4) params.set('page', String(1 + Math.floor(random() * 4)))
+      if (random() < 0.4) params.set('limit', String(pick([1, 3, 12, 100])))
+      return `/api/events?${params}`
+    })
+  }
+
+  async function expectSameAnswers(urls: string[]) {
+    let nonEmpty = 0
+    const usedBefore = used
+    for (const url of urls) {
+      const [a, b] = await Promise.all([get(withIndex, url), get(withoutIndex, url)])
+      expect({ url, status: a.status, body: a.text }).toEqual({ url, status: b.status, body: b.text })
+      if (a.status === 200 && a.body.data.length) nonEmpty++
+    }
+    // the comparison saw real pages, not only empty ones, and they came from the index
+    expect(nonEmpty).toBeGreaterThan(urls.length / 4)
+    expect(used - usedBefore).toBe(urls.length)
+  }
+
+  test('answers exactly as the SQL lists for random filter, sort and page combinations', async () => {
+    await indexCurrent()
+    expect(index.size).toBeGreaterThan(10)
+    await expectSameAnswers(await listUrls(300, 5))
+  }, 60_000)
+
+  test('follows writes: unpublished, retitled, re-tagged, moved and new events', async () => {
+    await indexCurrent()
+    const [a, b, c] = await database.rows<{ id: string }>(sql`select id from events where status = 'published' order by id limit 3`)
+    const [other] = await database.rows<{ id: string }>(sql`select id from cities order by slug desc limit 1`)
+    const [tag] = await database.rows<{ id: string }>(sql`select id from tags order by slug limit 1`)
+    await database.rows(sql`update events set status = 'draft' where id = ${a.id}`)
+    await database.rows(sql`update events set title = 'AAA paling awal', is_free = not is_free where id = ${b.id}`)
+    await database.rows(sql`update events set city_id = ${other.id}, event_type = 'hybrid', start_date = start_date + 3 where id = ${c.id}`)
+    await database.rows(sql`insert into event_tags (event_id, tag_id) values (${c.id}, ${tag.id}) on conflict do nothing`)
+    await database.rows(sql`
+      insert into events (id, title, slug, start_date, end_date, category_id, city_id, organizer_name, status, is_free, event_type, published_at)
+      select ${Bun.randomUUIDv7()}, 'Zzz acara baru', 'zzz-acara-baru-indeks', current_date + 10, current_date + 11, category_id, city_id,
+        'Penyelenggara', 'published', true, 'online', now() from events where id = ${b.id}`)
+    await indexCurrent()
+    const page = await get(withIndex, '/api/events?sort=title_asc&limit=1').then((r) => r.body)
+    expect(page.data[0].id).toBe(b.id)
+    await expectSameAnswers(await listUrls(200, 9))
+  }, 60_000)
+
+  test('a change without keys (a city renamed) reloads it', async () => {
+    await indexCurrent()
+    const [city] = await database.rows<{ id: string; slug: string }>(sql`
+      select ci.id, ci.slug from cities ci join events e on e.city_id = ci.id and e.status = 'published' limit 1`)
+    await database.rows(sql`update cities set slug = ${`${city.slug}-baru`} where id = ${city.id}`)
+    await indexCurrent()
+    const renamed = await get(withIndex, `/api/events?kota=${city.slug}-baru`).then((r) => r.body)
+    expect(renamed.pagination.total).toBeGreaterThan(0)
+    expect((await get(withIndex, `/api/events?kota=${city.slug}`).then((r) => r.body)).pagination.total).toBe(0)
+    await expectSameAnswers(await listUrls(100, 13))
+  }, 60_000)
+})
