@@ -42,15 +42,32 @@ export interface ListIndex {
 }
 
 const FORMATS: Record<string, number> = { offline: 0, online: 1, hybrid: 2 }
-/** An event holds at most this many tags (LIMITS.tagsMax is 10); more disables the index. */
-const MAX_TAGS = 16
-const BATCH = 20_000
+/** Tags an event may hold (LIMITS.tagsMax, submissions and admin edits alike); more turns the index off. */
+const MAX_TAGS = 10
+const BATCH = 2_000
 const RELOAD_EVERY_MS = 5_000
 /** Matches of a filter kept for sorting, at most (more: the order is walked for the page). */
 const SORT_AT_MOST = 4_096
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
+const PROBE = new Uint32Array(4)
+
+/** A UUID's 32 hex digits into four words at `out[at..at+3]`, without a string made on the way. */
+function parseUuid(id: string, out: Uint32Array, at: number) {
+  let word = 0
+  let digits = 0
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i)
+    if (c === 45) continue
+    word = word * 16 + (c <= 57 ? c - 48 : c - 87)
+    if (++digits % 8 === 0) {
+      out[at + digits / 8 - 1] = word >>> 0
+      word = 0
+    }
+  }
+}
 
 /** Data the index cannot hold (an id that is not a UUID, too many tags): it stays off. */
 class Unsupported extends Error {}
@@ -71,41 +88,63 @@ class SlotList {
     const at = this.items.subarray(0, this.length).indexOf(slot)
     if (at >= 0) this.items[at] = this.items[--this.length]
   }
+  /** Drops the room grown for (after a load: up to half of it). */
+  fit() {
+    this.items = this.items.slice(0, this.length + 4)
+  }
 }
 
 /** The in-memory part: slots of published events, their keys, postings per value and orders. */
 export class IndexData {
-  private cap = 1024
+  private cap: number
   private live = 0
   /** slots ever handed out; freed ones are reused first */
   private nextSlot = 0
   /** UUID ids as four 32-bit words, so ties compare as the text does (lowercase hex, byte order) */
-  private idWords = new Uint32Array(this.cap * 4)
-  private created = new Float64Array(this.cap)
-  private start = new Int32Array(this.cap)
-  private price = new Float64Array(this.cap)
-  private titleRank = new Float64Array(this.cap)
-  private city = new Int32Array(this.cap)
-  private category = new Int32Array(this.cap)
-  private format = new Uint8Array(this.cap)
-  private free = new Uint8Array(this.cap)
-  private tags = new Int32Array(this.cap * MAX_TAGS)
-  private tagCount = new Uint8Array(this.cap)
-  private alive = new Uint8Array(this.cap)
+  private idWords: Uint32Array
+  private created: Float64Array
+  private start: Int32Array
+  private price: Float64Array
+  private titleRank: Float64Array
+  private city: Int32Array
+  private category: Int32Array
+  private format: Uint8Array
+  private free: Uint8Array
+  private tags: Int32Array
+  private tagCount: Uint8Array
   private freeSlots: number[] = []
   /** id -> slot: open addressing on the id's random low words (UUID v7), linear probing */
-  private table = new Int32Array(4096).fill(-1)
+  private table: Int32Array
+
+  /** `capacity`: the events expected (a load counts them first), so the arrays are not grown 2x */
+  constructor(capacity = 1024) {
+    this.cap = Math.max(64, capacity)
+    this.idWords = new Uint32Array(this.cap * 4)
+    this.created = new Float64Array(this.cap)
+    this.start = new Int32Array(this.cap)
+    this.price = new Float64Array(this.cap)
+    this.titleRank = new Float64Array(this.cap)
+    this.city = new Int32Array(this.cap)
+    this.category = new Int32Array(this.cap)
+    this.format = new Uint8Array(this.cap)
+    this.free = new Uint8Array(this.cap)
+    this.tags = new Int32Array(this.cap * MAX_TAGS)
+    this.tagCount = new Uint8Array(this.cap)
+    this.table = new Int32Array(2 ** Math.ceil(Math.log2(this.cap * 2))).fill(-1)
+    for (const order of Object.values(this.orders)) order.slots = new Int32Array(this.cap)
+  }
+
   /** slot lists per city, category and tag number; per format x price, only counts */
   private byCity = new Map<number, SlotList>()
   private byCategory = new Map<number, SlotList>()
   private byTag = new Map<number, SlotList>()
   private formatFree = new Int32Array(6)
   /** every live slot in each stored order (start_date_desc is start_date_asc read backwards) */
-  private orders: Record<'created' | 'start' | 'price' | 'title', { slots: Int32Array; length: number }> = {
-    created: { slots: new Int32Array(this.cap), length: 0 },
-    start: { slots: new Int32Array(this.cap), length: 0 },
-    price: { slots: new Int32Array(this.cap), length: 0 },
-    title: { slots: new Int32Array(this.cap), length: 0 },
+  private orders: Record<OrderName, { slots: Int32Array; length: number }> = {
+    created: { slots: new Int32Array(0), length: 0 },
+    start: { slots: new Int32Array(0), length: 0 },
+    price: { slots: new Int32Array(0), length: 0 },
+    title: { slots: new Int32Array(0), length: 0 },
   }
   /** slugs -> small numbers (ids of cities, categories, tags mapped once) */
   readonly cities = new Map<string, number>()
@@ -124,8 +163,9 @@ export class IndexData {
     return n
   }
 
+  /** by a quarter: after a load the capacity is the count, and the writes add few */
   private grow() {
-    const cap = this.cap * 2
+    const cap = Math.ceil(this.cap * 1.25) + 64
     const widen = <T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(a: T, per = 1): T => {
       const b = new (a.constructor as new (n: number) => T)(cap * per)
       b.set(a)
@@ -142,13 +182,11 @@ export class IndexData {
     this.free = widen(this.free)
     this.tags = widen(this.tags, MAX_TAGS)
     this.tagCount = widen(this.tagCount)
-    this.alive = widen(this.alive)
     this.cap = cap
   }
 
   private writeId(slot: number, id: string) {
-    const hex = id.replaceAll('-', '')
-    for (let w = 0; w < 4; w++) this.idWords[slot * 4 + w] = parseInt(hex.slice(w * 8, w * 8 + 8), 16) >>> 0
+    parseUuid(id, this.idWords, slot * 4)
   }
 
   idOf(slot: number): string {
@@ -187,9 +225,8 @@ export class IndexData {
   /** The slot of an id, or -1. */
   slotOf(id: string): number {
     if (!UUID.test(id)) return -1
-    const probe = new Uint32Array(4)
-    const hex = id.replaceAll('-', '')
-    for (let w = 0; w < 4; w++) probe[w] = parseInt(hex.slice(w * 8, w * 8 + 8), 16) >>> 0
+    const probe = PROBE
+    parseUuid(id, probe, 0)
     for (let i = this.hash(probe, 0); ; i = (i + 1) & (this.table.length - 1)) {
       const slot = this.table[i]
       if (slot < 0) return -1
@@ -262,7 +299,6 @@ export class IndexData {
     this.free[slot] = row.isFree ? 1 : 0
     this.tagCount[slot] = row.tags.length
     row.tags.forEach((tag, i) => (this.tags[slot * MAX_TAGS + i] = this.numberOf(tag)))
-    this.alive[slot] = 1
     this.tableInsert(slot)
     this.live++
     if (this.city[slot] >= 0) this.posting(this.byCity, this.city[slot]).push(slot)
@@ -273,8 +309,15 @@ export class IndexData {
     for (const name of ORDER_NAMES) bulk ? this.orderAppend(name, slot) : this.orderInsert(name, slot)
   }
 
+  /** A held event's title rank, during a bulk load (before finishBulk sorts the orders). */
+  setTitleRank(id: string, rank: number) {
+    const slot = this.slotOf(id)
+    if (slot >= 0) this.titleRank[slot] = rank
+  }
+
   /** Sorts the orders after a bulk load (put with `bulk`). */
   finishBulk() {
+    for (const map of [this.byCity, this.byCategory, this.byTag]) for (const list of map.values()) list.fit()
     for (const name of ORDER_NAMES) {
       const order = this.orders[name]
       order.slots.set(Array.from(order.slots.subarray(0, order.length)).sort(this.compare[name]))
@@ -284,7 +327,7 @@ export class IndexData {
   private orderAppend(name: OrderName, slot: number) {
     const order = this.orders[name]
     if (order.length === order.slots.length) {
-      const grown = new Int32Array(order.slots.length * 2)
+      const grown = new Int32Array(Math.ceil(order.slots.length * 1.25) + 64)
       grown.set(order.slots)
       order.slots = grown
     }
@@ -301,7 +344,6 @@ export class IndexData {
     for (let i = 0; i < this.tagCount[slot]; i++) this.byTag.get(this.tags[slot * MAX_TAGS + i])?.remove(slot)
     this.formatFree[this.format[slot] * 2 + this.free[slot]]--
     this.tableRemove(slot)
-    this.alive[slot] = 0
     this.live--
     this.freeSlots.push(slot)
   }
@@ -466,32 +508,39 @@ const ROW_COLUMNS = sql`e.id, (extract(epoch from e.created_at) * 1000000)::floa
 
 /** Reads every published event (in batches: each under the statement timeout) and the slugs. */
 async function load(database: Database): Promise<{ data: IndexData; version: number }> {
-  const data = new IndexData()
   // the version first: every write after it arrives as change keys and is applied on top
   const [{ version }] = await database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`)
-  const ranks = new Map<string, number>()
-  let last: { title: string; id: string } | undefined
-  for (;;) {
-    const rows = await database.rows<{ id: string; title: string }>(sql`
-      select id, title from events where status = 'published'
-      ${last ? sql`and (title, id) > (${last.title}, ${last.id})` : sql``}
-      order by title, id limit ${BATCH}`)
-    for (const row of rows) ranks.set(row.id, ranks.size + 1)
-    if (rows.length < BATCH) break
-    last = rows[rows.length - 1]
-  }
+  const [{ count }] = await database.rows<{ count: number }>(sql`select count(*)::int as count from events where status = 'published'`)
+  const data = new IndexData(Math.ceil(count * 1.02) + 64)
   let lastId = ''
+  let batches = 0
   for (;;) {
     const rows = await database.rows<Omit<IndexRow, 'titleRank'>>(sql`
       select ${ROW_COLUMNS} from events e where e.status = 'published' and e.id > ${lastId} order by e.id limit ${BATCH}`)
     for (const row of rows) {
       if (!UUID.test(row.id)) throw new Unsupported(`event id ${row.id} is not a UUID`)
-      // published after the title pass: placed by its neighbours like any change
-      const rank = ranks.get(row.id)
-      if (rank !== undefined) data.put({ ...row, titleRank: rank }, true)
+      ;(row as IndexRow).titleRank = 0
+      data.put(row as IndexRow, true)
     }
     if (rows.length < BATCH) break
     lastId = rows[rows.length - 1].id
+    // each batch's rows are garbage once put: collected as the load goes, the heap does not grow
+    // by the whole table's worth of row objects first (peak RSS of a 90k-event load 171 -> 114 MiB)
+    if (++batches % 10 === 0) Bun.gc(true)
+  }
+  // title ranks in PostgreSQL's own order (its collation); an event unpublished meanwhile keeps
+  // rank 0 until its change, already queued, removes it
+  let last: { title: string; id: string } | undefined
+  let rank = 0
+  for (;;) {
+    const rows = await database.rows<{ id: string; title: string }>(sql`
+      select id, title from events where status = 'published'
+      ${last ? sql`and (title, id) > (${last.title}, ${last.id})` : sql``}
+      order by title, id limit ${BATCH}`)
+    for (const row of rows) data.setTitleRank(row.id, ++rank)
+    if (rows.length < BATCH) break
+    last = rows[rows.length - 1]
+    if (++batches % 10 === 0) Bun.gc(true)
   }
   data.finishBulk()
   for (const [table, map] of [
@@ -562,11 +611,14 @@ export function createListIndex(database: Database, versions: VersionSource, log
           continue
         }
         lastLoad = performance.now()
+        data = undefined
         const loaded = await load(database)
         // every change committed before the load read its version is in it
         while (queued.length && queued[0].version <= loaded.version) queued.shift()
         data = loaded.data
         applied = loaded.version
+        // on a reload the previous index (~14 MB at 90k events) is garbage now
+        Bun.gc(true)
         continue
       }
       if (!queued.length) return
@@ -601,6 +653,9 @@ export function createListIndex(database: Database, versions: VersionSource, log
     // a version skipped (its keys unknown) may have changed anything, as a version without keys
     const whole = keys === null || (seen >= 0 && version !== seen + 1)
     seen = version
+    // already in the data (the first version a source reports comes without keys, often after
+    // the first load has read it)
+    if (data && version <= applied) return
     const ids = whole ? null : keys!.filter((k) => k.startsWith('event:') && UUID.test(k.slice(6))).map((k) => k.slice(6))
     queued.push({ version, ids })
     kick()
