@@ -160,8 +160,8 @@ describe('the list index on a database', () => {
         logger: createLogger('silent'),
       })
     withIndex = app({
-      at: (version) => {
-        const page = index.at(version)
+      at: async (version) => {
+        const page = await index.at(version)
         return page && ((...args) => (used++, page(...args)))
       },
       size: 0,
@@ -182,7 +182,7 @@ describe('the list index on a database', () => {
       const [{ version }] = await database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`)
       // a request makes an untrusted source read the version (and the index follow it)
       await get(withIndex, '/api/events?limit=1')
-      if (index.at(Number(version))) return
+      if (await index.at(Number(version))) return
       if (Date.now() > deadline) throw new Error('the list index never caught up')
       await Bun.sleep(25)
     }
@@ -246,6 +246,29 @@ describe('the list index on a database', () => {
     expect(page.data[0].id).toBe(b.id)
     await expectSameAnswers(await listUrls(200, 9))
   }, 60_000)
+
+  test('a list read right after a write is acknowledged shows it, from the index (waiting for it if need be)', async () => {
+    await indexCurrent()
+    const [event] = await database.rows<{ id: string; category: string }>(sql`
+      select e.id, c.slug as category from events e join categories c on c.id = e.category_id
+      where e.status = 'published' order by e.id desc limit 1`)
+    const url = `/api/events?kategori=${event.category}&sort=title_asc&limit=100`
+    const before = (await get(withIndex, url)).body.pagination.total
+    await database.rows(sql`update events set status = 'draft' where id = ${event.id}`)
+    // what a writer does before it answers (awaitReplicas): this replica has applied the version
+    const [{ version }] = await database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`)
+    const deadline = Date.now() + 5000
+    while (Number((await database.rows<{ acked: string }>(sql`select max(acked_version)::text as acked from cache_replicas where service = 'test'`))[0].acked) < Number(version)) {
+      if (Date.now() > deadline) throw new Error('never acknowledged')
+      await Bun.sleep(5)
+    }
+    const usedBefore = used
+    const after = await get(withIndex, url)
+    expect(after.body.pagination.total).toBe(before - 1)
+    expect(after.body.data.map((e: { id: string }) => e.id)).not.toContain(event.id)
+    expect(used).toBe(usedBefore + 1)
+    expect(after.text).toBe((await get(withoutIndex, url)).text)
+  }, 30_000)
 
   test('a change without keys (a city renamed) reloads it', async () => {
     await indexCurrent()

@@ -34,9 +34,15 @@ export interface IndexPage {
   total: number
 }
 
+export type IndexPager = (filters: IndexFilters, sort: EventSort, offset: number, limit: number) => IndexPage
+
 export interface ListIndex {
-  /** The page, when the index has applied `version` (what the cache answers at); else undefined. */
-  at(version: number): ((filters: IndexFilters, sort: EventSort, offset: number, limit: number) => IndexPage) | undefined
+  /**
+   * The pages as of `version` (what the cache answers at): at once when the index has applied
+   * it, after a short wait when it is applying it (a write's events are read again), undefined
+   * when it is loading or the wait runs out (the list then reads PostgreSQL).
+   */
+  at(version: number): Promise<IndexPager | undefined>
   readonly size: number
   close(): void
 }
@@ -46,6 +52,12 @@ const FORMATS: Record<string, number> = { offline: 0, online: 1, hybrid: 2 }
 const MAX_TAGS = 10
 const BATCH = 2_000
 const RELOAD_EVERY_MS = 5_000
+/**
+ * How long a list waits for the index to apply a write's events (a few ms normally) before it
+ * reads PostgreSQL instead: under 5 writes/s the lists fell back to SQL after every approval, and
+ * a two-filter list there costs 2-13 ms of the database's time.
+ */
+const CATCH_UP_MS = 100
 /** Matches of a filter kept for sorting, at most (more: the order is walked for the page). */
 const SORT_AT_MOST = 4_096
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -599,6 +611,15 @@ export function createListIndex(database: Database, versions: VersionSource, log
   let lastLoad = Number.NEGATIVE_INFINITY
   let closed = false
   let timer: Timer | undefined
+  /** lists waiting for a version to be applied */
+  const waiting = new Set<{ version: number; wake: () => void }>()
+  function wake(all = false) {
+    for (const waiter of waiting)
+      if (all || waiter.version <= applied) {
+        waiting.delete(waiter)
+        waiter.wake()
+      }
+  }
 
   async function work() {
     while (!closed) {
@@ -617,6 +638,7 @@ export function createListIndex(database: Database, versions: VersionSource, log
         while (queued.length && queued[0].version <= loaded.version) queued.shift()
         data = loaded.data
         applied = loaded.version
+        wake()
         // on a reload the previous index (~14 MB at 90k events) is garbage now
         Bun.gc(true)
         continue
@@ -626,9 +648,11 @@ export function createListIndex(database: Database, versions: VersionSource, log
       const ids = [...new Set(batch.flatMap((q) => q.ids!))]
       if (ids.length && !(await refresh(database, data, ids))) {
         data = undefined
+        wake(true)
         continue
       }
       applied = Math.max(applied, batch[batch.length - 1].version)
+      wake()
     }
   }
 
@@ -639,6 +663,7 @@ export function createListIndex(database: Database, versions: VersionSource, log
         // the database is away: lists read PostgreSQL (and fail there as they would) until a
         // later change or the next request retries
         data = undefined
+        wake(true)
         if (error instanceof Unsupported) closed = true
         logger?.warn(closed ? 'list index off' : 'list index failed to load', { error: String(error) })
       })
@@ -663,7 +688,19 @@ export function createListIndex(database: Database, versions: VersionSource, log
   kick()
 
   return {
-    at(version) {
+    async at(version) {
+      if (data && applied < version && running) {
+        let timeout: Timer | undefined
+        await new Promise<void>((resolve) => {
+          const waiter = { version, wake: resolve }
+          waiting.add(waiter)
+          timeout = setTimeout(() => {
+            waiting.delete(waiter)
+            resolve()
+          }, CATCH_UP_MS)
+        })
+        clearTimeout(timeout)
+      }
       if (!data || applied < version) {
         if (!running && !data) kick()
         return undefined
@@ -677,6 +714,7 @@ export function createListIndex(database: Database, versions: VersionSource, log
     close() {
       closed = true
       clearTimeout(timer)
+      wake(true)
     },
   }
 }

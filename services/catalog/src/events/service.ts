@@ -18,7 +18,7 @@ import { CARD_FIELDS, constantJsonOf, DETAIL_FIELDS, distanceField, jsonOf } fro
 import { discoveryConditions, discoveryDistance, discoveryOrder } from './discovery'
 import { preparedPerDatabase } from './prepared'
 import type { EventListQuery, EventSort } from './model'
-import type { ListIndex } from './list-index'
+import type { IndexPager } from './list-index'
 import type { RelatedTo } from './related'
 
 /** What the list orders sort by: columns, or expressions of them. */
@@ -418,7 +418,7 @@ export interface ListOptions {
    * The list index at the cache's version (list-index.ts): a list by city, category, tag, format
    * and price in a list order gets its page's ids and its total there, and reads only the cards.
    */
-  index?: ReturnType<ListIndex['at']>
+  index?: IndexPager
 }
 
 /** Whether the list index holds what the query filters and sorts by. */
