@@ -5,15 +5,16 @@
 // Why: with two or more of those filters no index of events holds the order, so PostgreSQL walked
 // an order index past every event of the broader filter, or sorted all matches (a city + tag page
 // 4.8 ms, a tag + price count 13 ms at 100k events, 10x that at 1M; pg_stat_statements under the
-// bench's lists scenario). Here a page costs the smallest filter's events at most (a typed-array
-// scan, no allocation per event), and nothing that grows with the table for a list by format or
-// price alone.
+// bench's lists scenario). Here a page and its total cost one scan of the smallest filter's events
+// (typed arrays, no allocation per event), then a sort of the matches or a walk of the order,
+// whichever reads less; a list by format or price alone, or none, reads kept counts.
 //
-// Exactness: the index answers only at a data version it has applied (`at`); otherwise the list
-// goes to PostgreSQL as before. It follows the writes' change keys (`event:<id>`, migration
-// 0008): the changed events are read again by id. A version without keys (a city renamed, a bulk
-// statement) reloads everything; a reload runs at most every RELOAD_EVERY_MS, and the lists read
-// PostgreSQL meanwhile.
+// Exactness: the index answers only at a data version it has applied (`at`; a list waits up to
+// CATCH_UP_MS for one being applied), otherwise the list reads PostgreSQL as before. It follows
+// the writes' change keys (`event:<id>`, migration 0008): the changed events are read again by id.
+// A version without keys (a city renamed, a bulk statement) reloads everything, at most every
+// RELOAD_EVERY_MS, and the lists read PostgreSQL meanwhile. Title order is PostgreSQL's own
+// (ranks read in its collation; a changed title is placed after the neighbour it names).
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
 import type { Logger, VersionSource } from '@app/kit'
@@ -150,7 +151,8 @@ export class IndexData {
   private byCity = new Map<number, SlotList>()
   private byCategory = new Map<number, SlotList>()
   private byTag = new Map<number, SlotList>()
-  private formatFree = new Int32Array(6)
+  /** per city, category, both and overall (countKey): events by format x price (6 cells) */
+  private counts = new Map<number, Int32Array>()
   /** every live slot in each stored order (start_date_desc is start_date_asc read backwards) */
   private orders: Record<OrderName, { slots: Int32Array; length: number }> = {
     created: { slots: new Int32Array(0), length: 0 },
@@ -316,7 +318,7 @@ export class IndexData {
     if (this.city[slot] >= 0) this.posting(this.byCity, this.city[slot]).push(slot)
     this.posting(this.byCategory, this.category[slot]).push(slot)
     for (let i = 0; i < row.tags.length; i++) this.posting(this.byTag, this.tags[slot * MAX_TAGS + i]).push(slot)
-    this.formatFree[this.format[slot] * 2 + this.free[slot]]++
+    this.count(slot, 1)
     // a bulk load appends, then sorts each order once (finishBulk)
     for (const name of ORDER_NAMES) bulk ? this.orderAppend(name, slot) : this.orderInsert(name, slot)
   }
@@ -354,7 +356,7 @@ export class IndexData {
     if (this.city[slot] >= 0) this.byCity.get(this.city[slot])?.remove(slot)
     this.byCategory.get(this.category[slot])?.remove(slot)
     for (let i = 0; i < this.tagCount[slot]; i++) this.byTag.get(this.tags[slot * MAX_TAGS + i])?.remove(slot)
-    this.formatFree[this.format[slot] * 2 + this.free[slot]]--
+    this.count(slot, -1)
     this.tableRemove(slot)
     this.live--
     this.freeSlots.push(slot)
@@ -414,76 +416,79 @@ export class IndexData {
   /** One page of the events matching every filter, in `sort`, and their total. */
   page(filters: IndexFilters, sort: EventSort, offset: number, limit: number): IndexPage {
     const none = { ids: [], total: 0 }
-    const want = {
-      city: filters.kota === undefined ? -1 : (this.cities.get(filters.kota) ?? -2),
-      category: filters.kategori === undefined ? -1 : (this.categories.get(filters.kategori) ?? -2),
-      tag: filters.tag === undefined ? -1 : (this.tagSlugs.get(filters.tag) ?? -2),
-      format: filters.format === undefined ? -1 : (FORMATS[filters.format] ?? -2),
-      free: filters.gratis === undefined ? -1 : filters.gratis === '1' ? 1 : 0,
-    }
-    if (want.city === -2 || want.category === -2 || want.tag === -2 || want.format === -2) return none
+    const city = filters.kota === undefined ? -1 : (this.cities.get(filters.kota) ?? -2)
+    const category = filters.kategori === undefined ? -1 : (this.categories.get(filters.kategori) ?? -2)
+    const tag = filters.tag === undefined ? -1 : (this.tagSlugs.get(filters.tag) ?? -2)
+    const format = filters.format === undefined ? -1 : (FORMATS[filters.format] ?? -2)
+    const free = filters.gratis === undefined ? -1 : filters.gratis === '1' ? 1 : 0
+    if (city === -2 || category === -2 || tag === -2 || format === -2) return none
     // the smallest posting among the filters drives; format and price only check
     let driver: SlotList | undefined
     for (const [map, key] of [
-      [this.byCity, want.city],
-      [this.byCategory, want.category],
-      [this.byTag, want.tag],
+      [this.byCity, city],
+      [this.byCategory, category],
+      [this.byTag, tag],
     ] as const) {
       if (key < 0) continue
       const list = map.get(key)
       if (!list || list.length === 0) return none
       if (!driver || list.length < driver.length) driver = list
     }
+    const cities = this.city
+    const categories = this.category
+    const formats = this.format
+    const frees = this.free
+    const tags = this.tags
+    const tagCount = this.tagCount
     const matches = (slot: number) => {
-      if (want.city >= 0 && this.city[slot] !== want.city) return false
-      if (want.category >= 0 && this.category[slot] !== want.category) return false
-      if (want.format >= 0 && this.format[slot] !== want.format) return false
-      if (want.free >= 0 && this.free[slot] !== want.free) return false
-      if (want.tag >= 0) {
-        const base = slot * MAX_TAGS
-        let found = false
-        for (let i = 0; i < this.tagCount[slot] && !found; i++) found = this.tags[base + i] === want.tag
-        if (!found) return false
-      }
-      return true
+      if ((city >= 0 && cities[slot] !== city) || (category >= 0 && categories[slot] !== category)) return false
+      if ((format >= 0 && formats[slot] !== format) || (free >= 0 && frees[slot] !== free)) return false
+      if (tag < 0) return true
+      for (let i = slot * MAX_TAGS, end = i + tagCount[slot]; i < end; i++) if (tags[i] === tag) return true
+      return false
     }
     const name: OrderName = sort === 'created_at_desc' ? 'created' : sort === 'price_asc' ? 'price' : sort === 'title_asc' ? 'title' : 'start'
     const backwards = sort === 'start_date_desc'
     const order = this.orders[name]
     const at = (i: number) => order.slots[backwards ? order.length - 1 - i : i]
 
+    // without a tag the total is kept (per city, category, both, and overall, by format x price);
+    // with one, the driver is scanned (a tag's events are few) and its matches kept for sorting
     let total: number
     let found: Int32Array | undefined
-    if (driver) {
-      const hits = new Int32Array(Math.min(driver.length, SORT_AT_MOST + 1))
+    if (tag < 0) {
+      const cells = this.counts.get(countKey(city, category))
       total = 0
-      for (let i = 0; i < driver.length; i++) {
-        const slot = driver.items[i]
+      if (cells) for (let cell = 0; cell < 6; cell++) if ((format < 0 || format === cell >> 1) && (free < 0 || free === (cell & 1))) total += cells[cell]
+    } else {
+      const hits = new Int32Array(Math.min(driver!.length, SORT_AT_MOST + 1))
+      total = 0
+      for (let i = 0; i < driver!.length; i++) {
+        const slot = driver!.items[i]
         if (!matches(slot)) continue
         if (total <= SORT_AT_MOST) hits[total] = slot
         total++
       }
       if (total <= SORT_AT_MOST) found = hits.subarray(0, total)
-    } else if (want.format < 0 && want.free < 0) {
-      total = this.live
+    }
+    if (offset >= total) return { ids: [], total }
+    if (city < 0 && category < 0 && format < 0 && free < 0 && tag < 0) {
       const ids: string[] = []
       for (let i = offset; i < Math.min(total, offset + limit); i++) ids.push(this.idOf(at(i)))
       return { ids, total }
-    } else {
-      total = 0
-      for (let f = 0; f < 3; f++)
-        for (let p = 0; p < 2; p++)
-          if ((want.format < 0 || want.format === f) && (want.free < 0 || want.free === p)) total += this.formatFree[f * 2 + p]
     }
-    if (offset >= total) return { ids: [], total }
-    // sort the matches, or walk the order until the page is full: whichever reads less
+    // the page from the sorted matches, or from a walk of the order: whichever reads less
     const walk = Math.min(order.length, ((offset + limit) * order.length) / total)
+    if (!found && driver && total <= SORT_AT_MOST && driver.length + total * Math.log2(total + 1) * 8 < walk) {
+      found = new Int32Array(total)
+      let n = 0
+      for (let i = 0; i < driver.length; i++) if (matches(driver.items[i])) found[n++] = driver.items[i]
+    }
     if (found && found.length * Math.log2(found.length + 1) * 8 < walk) {
       const compare = this.compare[name]
       const sorted = Array.from(found).sort(backwards ? (a, b) => compare(b, a) : compare)
       return { ids: sorted.slice(offset, offset + limit).map((slot) => this.idOf(slot)), total }
     }
-    // walk the order until the page is full (bounded by the order's length)
     const ids: string[] = []
     let skipped = 0
     for (let i = 0; i < order.length && ids.length < limit; i++) {
@@ -494,7 +499,24 @@ export class IndexData {
     }
     return { ids, total }
   }
+
+  /** Keeps the format x price counts of the event's city, category, both, and of every event. */
+  private count(slot: number, delta: number) {
+    const cell = this.format[slot] * 2 + this.free[slot]
+    const city = this.city[slot]
+    const category = this.category[slot]
+    const keys = [countKey(-1, -1), countKey(-1, category)]
+    if (city >= 0) keys.push(countKey(city, -1), countKey(city, category))
+    for (const key of keys) {
+      let cells = this.counts.get(key)
+      if (!cells) this.counts.set(key, (cells = new Int32Array(6)))
+      cells[cell] += delta
+    }
+  }
 }
+
+/** The key of a city and category pair in the kept counts (-1: any; an event without a city counts under -1 only). */
+const countKey = (city: number, category: number) => (city + 1) * 2 ** 21 + (category + 1)
 
 type OrderName = 'created' | 'start' | 'price' | 'title'
 const ORDER_NAMES: OrderName[] = ['created', 'start', 'price', 'title']
