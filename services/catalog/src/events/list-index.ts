@@ -440,13 +440,16 @@ export class IndexData {
     const frees = this.free
     const tags = this.tags
     const tagCount = this.tagCount
-    const matches = (slot: number) => {
-      if ((city >= 0 && cities[slot] !== city) || (category >= 0 && categories[slot] !== category)) return false
-      if ((format >= 0 && formats[slot] !== format) || (free >= 0 && frees[slot] !== free)) return false
-      if (tag < 0) return true
+    const hasTag = (slot: number) => {
       for (let i = slot * MAX_TAGS, end = i + tagCount[slot]; i < end; i++) if (tags[i] === tag) return true
       return false
     }
+    const matches = (slot: number) =>
+      (city < 0 || cities[slot] === city) &&
+      (category < 0 || categories[slot] === category) &&
+      (format < 0 || formats[slot] === format) &&
+      (free < 0 || frees[slot] === free) &&
+      (tag < 0 || hasTag(slot))
     const name: OrderName = sort === 'created_at_desc' ? 'created' : sort === 'price_asc' ? 'price' : sort === 'title_asc' ? 'title' : 'start'
     const backwards = sort === 'start_date_desc'
     const order = this.orders[name]
@@ -490,10 +493,14 @@ export class IndexData {
       return { ids: sorted.slice(offset, offset + limit).map((slot) => this.idOf(slot)), total }
     }
     const ids: string[] = []
+    const slots = order.slots
+    const last = order.length - 1
     let skipped = 0
-    for (let i = 0; i < order.length && ids.length < limit; i++) {
-      const slot = at(i)
-      if (!matches(slot)) continue
+    for (let i = 0; i <= last && ids.length < limit; i++) {
+      const slot = slots[backwards ? last - i : i]
+      if ((city >= 0 && cities[slot] !== city) || (category >= 0 && categories[slot] !== category)) continue
+      if ((format >= 0 && formats[slot] !== format) || (free >= 0 && frees[slot] !== free)) continue
+      if (tag >= 0 && !hasTag(slot)) continue
       if (skipped < offset) skipped++
       else ids.push(this.idOf(slot))
     }
