@@ -106,6 +106,14 @@ describe('IndexData', () => {
       }
     }
     check(400)
+    // many replacements: the tag pool fills with dead runs and is compacted on the way
+    const kept = [...rows.keys()]
+    for (let i = 0; i < 20_000; i++) {
+      const r = row(pick(kept))
+      rows.set(r.id, r)
+      data.put(r)
+    }
+    check(200)
     // every remaining id is still found, every removed one is not
     for (const id of ids) expect(data.slotOf(id) >= 0).toBe(rows.has(id))
   })

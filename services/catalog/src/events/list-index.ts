@@ -49,8 +49,6 @@ export interface ListIndex {
 }
 
 const FORMATS: Record<string, number> = { offline: 0, online: 1, hybrid: 2 }
-/** Tags an event may hold (LIMITS.tagsMax, submissions and admin edits alike); more turns the index off. */
-const MAX_TAGS = 10
 const BATCH = 2_000
 const RELOAD_EVERY_MS = 5_000
 /**
@@ -82,7 +80,7 @@ function parseUuid(id: string, out: Uint32Array, at: number) {
   }
 }
 
-/** Data the index cannot hold (an id that is not a UUID, too many tags): it stays off. */
+/** Data the index cannot hold (an id that is not a UUID, an unknown format): it stays off. */
 class Unsupported extends Error {}
 
 /** A growable list of slots; order does not matter (removal swaps in the last one). */
@@ -123,8 +121,14 @@ export class IndexData {
   private category: Int32Array
   private format: Uint8Array
   private free: Uint8Array
-  private tags: Int32Array
+  /** an event's tags: tagCount[slot] numbers from tagPool[tagStart[slot]] (a replaced event's old
+   * run stays unused in the pool until the next load) */
+  private tagStart: Int32Array
   private tagCount: Uint8Array
+  private tagPool = new Int32Array(1024)
+  private tagPoolLength = 0
+  /** the tags of held events: the pool is compacted when it holds twice as many */
+  private tagsHeld = 0
   private freeSlots: number[] = []
   /** id -> slot: open addressing on the id's random low words (UUID v7), linear probing */
   private table: Int32Array
@@ -141,7 +145,7 @@ export class IndexData {
     this.category = new Int32Array(this.cap)
     this.format = new Uint8Array(this.cap)
     this.free = new Uint8Array(this.cap)
-    this.tags = new Int32Array(this.cap * MAX_TAGS)
+    this.tagStart = new Int32Array(this.cap)
     this.tagCount = new Uint8Array(this.cap)
     this.table = new Int32Array(2 ** Math.ceil(Math.log2(this.cap * 2))).fill(-1)
     for (const order of Object.values(this.orders)) order.slots = new Int32Array(this.cap)
@@ -194,7 +198,7 @@ export class IndexData {
     this.category = widen(this.category)
     this.format = widen(this.format)
     this.free = widen(this.free)
-    this.tags = widen(this.tags, MAX_TAGS)
+    this.tagStart = widen(this.tagStart)
     this.tagCount = widen(this.tagCount)
     this.cap = cap
   }
@@ -298,7 +302,8 @@ export class IndexData {
   put(row: IndexRow, bulk = false) {
     const existing = this.slotOf(row.id)
     if (existing >= 0) this.remove(row.id)
-    if (row.tags.length > MAX_TAGS) throw new Unsupported(`an event has ${row.tags.length} tags, the index holds ${MAX_TAGS}`)
+    const tagIds = row.tags
+    if (tagIds.length > 255) throw new Unsupported(`an event has ${tagIds.length} tags (LIMITS.tagsMax is 10)`)
     if (!(row.format in FORMATS)) throw new Unsupported(`unknown format ${row.format}`)
     if (!this.freeSlots.length && this.nextSlot === this.cap) this.grow()
     const slot = this.freeSlots.pop() ?? this.nextSlot++
@@ -311,16 +316,39 @@ export class IndexData {
     this.category[slot] = this.numberOf(row.categoryId)
     this.format[slot] = FORMATS[row.format]
     this.free[slot] = row.isFree ? 1 : 0
-    this.tagCount[slot] = row.tags.length
-    row.tags.forEach((tag, i) => (this.tags[slot * MAX_TAGS + i] = this.numberOf(tag)))
+    if (this.tagPoolLength > 2 * this.tagsHeld + 4096) this.compactTags()
+    if (this.tagPoolLength + tagIds.length > this.tagPool.length) {
+      const grown = new Int32Array(Math.ceil((this.tagPoolLength + tagIds.length) * 1.25) + 1024)
+      grown.set(this.tagPool.subarray(0, this.tagPoolLength))
+      this.tagPool = grown
+    }
+    this.tagStart[slot] = this.tagPoolLength
+    this.tagCount[slot] = tagIds.length
+    for (const tag of tagIds) this.tagPool[this.tagPoolLength++] = this.numberOf(tag)
+    this.tagsHeld += tagIds.length
     this.tableInsert(slot)
     this.live++
     if (this.city[slot] >= 0) this.posting(this.byCity, this.city[slot]).push(slot)
     this.posting(this.byCategory, this.category[slot]).push(slot)
-    for (let i = 0; i < row.tags.length; i++) this.posting(this.byTag, this.tags[slot * MAX_TAGS + i]).push(slot)
+    for (let i = 0; i < tagIds.length; i++) this.posting(this.byTag, this.tagPool[this.tagStart[slot] + i]).push(slot)
     this.count(slot, 1)
     // a bulk load appends, then sorts each order once (finishBulk)
     for (const name of ORDER_NAMES) bulk ? this.orderAppend(name, slot) : this.orderInsert(name, slot)
+  }
+
+  /** Rewrites the tag pool with the held events' runs only (replaced events left theirs behind). */
+  private compactTags() {
+    const pool = new Int32Array(Math.ceil(this.tagsHeld * 1.25) + 1024)
+    let length = 0
+    const held = this.orders.created
+    for (let i = 0; i < held.length; i++) {
+      const slot = held.slots[i]
+      const from = this.tagStart[slot]
+      this.tagStart[slot] = length
+      for (let t = 0; t < this.tagCount[slot]; t++) pool[length++] = this.tagPool[from + t]
+    }
+    this.tagPool = pool
+    this.tagPoolLength = length
   }
 
   /** A held event's title rank, during a bulk load (before finishBulk sorts the orders). */
@@ -355,7 +383,9 @@ export class IndexData {
     for (const name of ORDER_NAMES) this.orderRemove(name, slot)
     if (this.city[slot] >= 0) this.byCity.get(this.city[slot])?.remove(slot)
     this.byCategory.get(this.category[slot])?.remove(slot)
-    for (let i = 0; i < this.tagCount[slot]; i++) this.byTag.get(this.tags[slot * MAX_TAGS + i])?.remove(slot)
+    for (let i = 0; i < this.tagCount[slot]; i++) this.byTag.get(this.tagPool[this.tagStart[slot] + i])?.remove(slot)
+    this.tagsHeld -= this.tagCount[slot]
+    this.tagCount[slot] = 0
     this.count(slot, -1)
     this.tableRemove(slot)
     this.live--
@@ -438,10 +468,11 @@ export class IndexData {
     const categories = this.category
     const formats = this.format
     const frees = this.free
-    const tags = this.tags
+    const tags = this.tagPool
+    const tagStart = this.tagStart
     const tagCount = this.tagCount
     const hasTag = (slot: number) => {
-      for (let i = slot * MAX_TAGS, end = i + tagCount[slot]; i < end; i++) if (tags[i] === tag) return true
+      for (let i = tagStart[slot], end = i + tagCount[slot]; i < end; i++) if (tags[i] === tag) return true
       return false
     }
     const matches = (slot: number) =>
