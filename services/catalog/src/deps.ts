@@ -33,8 +33,8 @@ export async function catalogDepsFromConfig(
   shared: { database: Database; rateLimiter: RateLimiter; observer?: QueryObserver },
 ): Promise<CatalogDeps> {
   const versions = createListeningVersionSource(shared.database, { service: 'catalog' })
-  // read from the primary, which sends the change keys it follows
-  const listIndex = config.listIndex ? createListIndex(shared.database, versions) : undefined
+  // read from the primary, whose notifications it follows
+  const listIndex = config.listIndex ? createListIndex(shared.database) : undefined
   const readDatabase = config.databaseReadUrl
     ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer, prepare: config.databasePrepare }), versions)
     : config.databaseUrl

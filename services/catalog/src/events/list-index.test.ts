@@ -156,7 +156,7 @@ describe('the list index on a database', () => {
   beforeAll(async () => {
     database = await createTestDatabase()
     versions = createListeningVersionSource(database, { service: 'test', heartbeatMs: 100 })
-    index = createListIndex(database, versions)!
+    index = createListIndex(database)
     const app = (listIndex?: ListIndex) =>
       createApp({
         database,

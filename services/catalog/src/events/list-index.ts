@@ -11,13 +11,14 @@
 //
 // Exactness: the index answers only at a data version it has applied (`at`; a list waits up to
 // CATCH_UP_MS for one being applied), otherwise the list reads PostgreSQL as before. It follows
-// the writes' change keys (`event:<id>`, migration 0008): the changed events are read again by id.
-// A version without keys (a city renamed, a bulk statement) reloads everything, at most every
-// RELOAD_EVERY_MS, and the lists read PostgreSQL meanwhile. Title order is PostgreSQL's own
+// the writes' notifications, every version in commit order with its change keys (`event:<id>`,
+// migration 0008): the changed events are read again by id. A version without keys (a city
+// renamed, a bulk statement), a version missing from the sequence or a reconnected listener
+// reloads everything, at most every RELOAD_EVERY_MS, and the lists read PostgreSQL meanwhile. Title order is PostgreSQL's own
 // (ranks read in its collation; a changed title is placed after the neighbour it names).
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
-import type { Logger, VersionSource } from '@app/kit'
+import type { Logger } from '@app/kit'
 import type { EventSort } from './model'
 
 export interface IndexFilters {
@@ -59,6 +60,8 @@ const RELOAD_EVERY_MS = 5_000
 const CATCH_UP_MS = 100
 /** Matches of a filter kept for sorting, at most (more: the order is walked for the page). */
 const SORT_AT_MOST = 4_096
+/** Where every write announces its version and change keys (migrations 0005, 0008). */
+const VERSION_CHANNEL = 'data_version'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
@@ -657,20 +660,25 @@ async function refresh(database: Database, data: IndexData, ids: string[]): Prom
 }
 
 /**
- * The index of a catalog process, kept in step with the writes through `versions` (which must
- * offer onChange: the listening source). Loads in the background; until then, and whenever it is
- * behind, `at` answers undefined.
+ * The index of a catalog process, kept in step with the writes by their notifications
+ * (`data_version`, migrations 0005 and 0008), on the database's listening connection: every
+ * version in commit order with the keys it changed. It does not follow the response cache's
+ * version source, which, when it stops trusting its listener under load, reads versions without
+ * their keys: at 1M events every such version reloaded the index (mix with 5 writes/s: 245 rps).
+ * Loads in the background; until then, and whenever it is behind, `at` answers undefined.
  */
-export function createListIndex(database: Database, versions: VersionSource, logger?: Logger): ListIndex | undefined {
-  if (!versions.onChange) return undefined
+export function createListIndex(database: Database, logger?: Logger): ListIndex {
   let data: IndexData | undefined
   let applied = -1
-  /** versions received and their event ids, not yet applied */
+  /** versions notified and their event ids (null: unknown), not yet applied */
   const queued: { version: number; ids: string[] | null }[] = []
+  /** notifications may have been missed (the listener (re)connected): reload */
+  let missed = true
   let running: Promise<void> | undefined
   let lastLoad = Number.NEGATIVE_INFINITY
   let closed = false
   let timer: Timer | undefined
+  let unlisten: (() => Promise<void>) | undefined
   /** lists waiting for a version to be applied */
   const waiting = new Set<{ version: number; wake: () => void }>()
   function wake(all = false) {
@@ -683,8 +691,12 @@ export function createListIndex(database: Database, versions: VersionSource, log
 
   async function work() {
     while (!closed) {
-      if (!data || queued.some((q) => q.ids === null)) {
+      // versions the data already holds are done; the next must follow the last applied one
+      while (data && queued.length && queued[0].version <= applied) queued.shift()
+      const gap = data && queued.length && queued[0].version !== applied + 1
+      if (!data || missed || gap || queued.some((q) => q.ids === null)) {
         data = undefined
+        wake(true)
         const wait = lastLoad + RELOAD_EVERY_MS - performance.now()
         if (wait > 0) {
           // lists read PostgreSQL until then
@@ -692,14 +704,14 @@ export function createListIndex(database: Database, versions: VersionSource, log
           continue
         }
         lastLoad = performance.now()
-        data = undefined
+        missed = false
         const loaded = await load(database)
         // every change committed before the load read its version is in it
         while (queued.length && queued[0].version <= loaded.version) queued.shift()
         data = loaded.data
         applied = loaded.version
         wake()
-        // on a reload the previous index (~14 MB at 90k events) is garbage now
+        // on a reload the previous index is garbage now
         Bun.gc(true)
         continue
       }
@@ -708,10 +720,9 @@ export function createListIndex(database: Database, versions: VersionSource, log
       const ids = [...new Set(batch.flatMap((q) => q.ids!))]
       if (ids.length && !(await refresh(database, data, ids))) {
         data = undefined
-        wake(true)
         continue
       }
-      applied = Math.max(applied, batch[batch.length - 1].version)
+      applied = batch[batch.length - 1].version
       wake()
     }
   }
@@ -720,8 +731,8 @@ export function createListIndex(database: Database, versions: VersionSource, log
     if (running || closed) return
     running = work()
       .catch((error) => {
-        // the database is away: lists read PostgreSQL (and fail there as they would) until a
-        // later change or the next request retries
+        // the database is away: lists read PostgreSQL (and fail there as they would) until the
+        // listener reconnects, a later change, or the next request retries
         data = undefined
         wake(true)
         if (error instanceof Unsupported) closed = true
@@ -729,23 +740,44 @@ export function createListIndex(database: Database, versions: VersionSource, log
       })
       .finally(() => {
         running = undefined
-        if (!closed && queued.length) kick()
+        if (!closed && (queued.length || missed)) kick()
       })
   }
 
-  let seen = -1
-  versions.onChange((version, keys) => {
-    // a version skipped (its keys unknown) may have changed anything, as a version without keys
-    const whole = keys === null || (seen >= 0 && version !== seen + 1)
-    seen = version
-    // already in the data (the first version a source reports comes without keys, often after
-    // the first load has read it)
-    if (data && version <= applied) return
-    const ids = whole ? null : keys!.filter((k) => k.startsWith('event:') && UUID.test(k.slice(6))).map((k) => k.slice(6))
+  function onNotify(payload: string) {
+    // "<version>" (anything may have changed) or {"v": <version>, "k": [<keys>]}; replicas' pings
+    // ("ping:...") share the channel
+    let version: number
+    let ids: string[] | null = null
+    if (payload.startsWith('{')) {
+      try {
+        const parsed = JSON.parse(payload) as { v: number; k?: unknown }
+        version = Number(parsed.v)
+        if (Array.isArray(parsed.k))
+          ids = parsed.k.filter((k): k is string => typeof k === 'string' && k.startsWith('event:') && UUID.test(k.slice(6))).map((k) => k.slice(6))
+      } catch {
+        return
+      }
+    } else version = Number(payload)
+    if (!Number.isSafeInteger(version)) return
     queued.push({ version, ids })
     kick()
-  })
-  kick()
+  }
+
+  void database
+    .listen(VERSION_CHANNEL, onNotify, () => {
+      // (re)listening: what was notified meanwhile is lost
+      missed = true
+      kick()
+    })
+    .then((stop) => {
+      unlisten = stop
+      if (closed) void stop().catch(() => {})
+      // listening before loading: no change can fall between the load's version and the first
+      // notification
+      else kick()
+    })
+    .catch((error) => logger?.warn('list index cannot listen', { error: String(error) }))
 
   return {
     async at(version) {
@@ -762,7 +794,7 @@ export function createListIndex(database: Database, versions: VersionSource, log
         clearTimeout(timeout)
       }
       if (!data || applied < version) {
-        if (!running && !data) kick()
+        if (!running && !data && !closed) kick()
         return undefined
       }
       const current = data
@@ -775,6 +807,7 @@ export function createListIndex(database: Database, versions: VersionSource, log
       closed = true
       clearTimeout(timer)
       wake(true)
+      void unlisten?.().catch(() => {})
     },
   }
 }
