@@ -58,6 +58,7 @@ const app = createBaseApp({
   metricSources: {
     caches: { catalog: catalog.cache, news: news.cache },
     pools: { primary: database, 'read-catalog': catalog.readDatabase, 'read-news': news.readDatabase },
+    listIndex: catalog.listIndex,
   },
 })
   .use(docs('Event Catalog API', 'API katalog event Indonesia: event, kategori, kota, tag, berita, media, dan admin.'))

@@ -21,7 +21,11 @@ export function createApp(deps: CatalogAppDeps) {
     isDraining: () => deps.lifecycle?.draining ?? false,
     corsOrigins: deps.corsOrigins,
     tracing: deps.tracing,
-    metricSources: { caches: { catalog: deps.cache }, pools: { primary: deps.database, read: deps.readDatabase } },
+    metricSources: {
+      caches: { catalog: deps.cache },
+      pools: { primary: deps.database, read: deps.readDatabase },
+      listIndex: deps.listIndex,
+    },
   })
     .use(docs('Event Catalog API: catalog', 'Event, kategori, kota, tag, statistik, dan pengaturan.'))
     .use(catalogService(deps))

@@ -23,6 +23,15 @@ export interface MetricSources {
   caches?: Record<string, { stats(): CacheStats } | undefined>
   /** `primary`, and `read` when DATABASE_READ_URL is set. */
   pools?: Record<string, { pool(): PoolStats } | undefined>
+  /** The catalog's list index (events/list-index.ts). */
+  listIndex?: { stats(): ListIndexStats }
+}
+
+export interface ListIndexStats {
+  /** published events held; 0 while loading (lists read PostgreSQL) */
+  events: number
+  /** full loads since start (the first, then after a change without keys or a reconnect) */
+  loads: number
 }
 
 export function createMetrics(service: string, sources: MetricSources = {}): ServiceMetrics {
@@ -86,6 +95,26 @@ export function createMetrics(service: string, sources: MetricSources = {}): Ser
     poolGauge('db_pool_in_use', 'Queries/transactions holding a pool connection now (in flight, up to the pool size)', (p) => Math.min(p.inFlight, p.max))
     poolGauge('db_pool_waiting', 'Queries/transactions sent and waiting for a free pool connection (in flight beyond the pool size)', (p) => Math.max(0, p.inFlight - p.max))
     poolGauge('db_pool_max', 'Connections the pool may open', (p) => p.max)
+  }
+  const listIndex = sources.listIndex
+  if (listIndex) {
+    new Gauge({
+      name: 'list_index_events',
+      help: 'Published events held by the list index (0 while it loads: lists then read PostgreSQL)',
+      registers: [registry],
+      collect() {
+        this.set(listIndex.stats().events)
+      },
+    })
+    new Counter({
+      name: 'list_index_loads_total',
+      help: 'Full loads of the list index (the first, then after a change without keys or a reconnect)',
+      registers: [registry],
+      collect() {
+        this.reset()
+        this.inc(listIndex.stats().loads)
+      },
+    })
   }
   const uploaded = new Counter({ name: 'upload_bytes_total', help: 'Request bytes of accepted uploads (multipart body as declared)', registers: [registry] })
 

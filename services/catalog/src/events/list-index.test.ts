@@ -173,6 +173,7 @@ describe('the list index on a database', () => {
         return page && ((...args) => (used++, page(...args)))
       },
       size: 0,
+      stats: () => index.stats(),
       close: () => {},
     })
     withoutIndex = app()
@@ -233,11 +234,16 @@ describe('the list index on a database', () => {
   test('answers exactly as the SQL lists for random filter, sort and page combinations', async () => {
     await indexCurrent()
     expect(index.size).toBeGreaterThan(10)
+    expect(index.stats()).toEqual({ events: index.size, loads: 1 })
+    // the metrics show it
+    const metrics = (await get(withIndex, '/metrics')).text
+    expect(metrics).toContain(`list_index_events{service="catalog"} ${index.size}`)
     await expectSameAnswers(await listUrls(300, 5))
   }, 60_000)
 
   test('follows writes: unpublished, retitled, re-tagged, moved and new events', async () => {
     await indexCurrent()
+    const loads = index.stats().loads
     const [a, b, c] = await database.rows<{ id: string }>(sql`select id from events where status = 'published' order by id limit 3`)
     const [other] = await database.rows<{ id: string }>(sql`select id from cities order by slug desc limit 1`)
     const [tag] = await database.rows<{ id: string }>(sql`select id from tags order by slug limit 1`)
@@ -252,6 +258,8 @@ describe('the list index on a database', () => {
     await indexCurrent()
     const page = await get(withIndex, '/api/events?sort=title_asc&limit=1').then((r) => r.body)
     expect(page.data[0].id).toBe(b.id)
+    // applied one by one, never reloaded
+    expect(index.stats().loads).toBe(loads)
     await expectSameAnswers(await listUrls(200, 9))
   }, 60_000)
 
@@ -283,7 +291,9 @@ describe('the list index on a database', () => {
     const [city] = await database.rows<{ id: string; slug: string }>(sql`
       select ci.id, ci.slug from cities ci join events e on e.city_id = ci.id and e.status = 'published' limit 1`)
     await database.rows(sql`update cities set slug = ${`${city.slug}-baru`} where id = ${city.id}`)
+    const loadsBefore = index.stats().loads
     await indexCurrent()
+    expect(index.stats().loads).toBe(loadsBefore + 1)
     const renamed = await get(withIndex, `/api/events?kota=${city.slug}-baru`).then((r) => r.body)
     expect(renamed.pagination.total).toBeGreaterThan(0)
     expect((await get(withIndex, `/api/events?kota=${city.slug}`).then((r) => r.body)).pagination.total).toBe(0)

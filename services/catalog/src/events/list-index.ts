@@ -18,7 +18,7 @@
 // (ranks read in its collation; a changed title is placed after the neighbour it names).
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
-import type { Logger } from '@app/kit'
+import type { ListIndexStats, Logger } from '@app/kit'
 import type { EventSort } from './model'
 
 export interface IndexFilters {
@@ -46,6 +46,7 @@ export interface ListIndex {
    */
   at(version: number): Promise<IndexPager | undefined>
   readonly size: number
+  stats(): ListIndexStats
   close(): void
 }
 
@@ -674,6 +675,7 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
   const queued: { version: number; ids: string[] | null }[] = []
   /** notifications may have been missed (the listener (re)connected): reload */
   let missed = true
+  let loads = 0
   let running: Promise<void> | undefined
   let lastLoad = Number.NEGATIVE_INFINITY
   let closed = false
@@ -704,6 +706,7 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
           continue
         }
         lastLoad = performance.now()
+        loads++
         missed = false
         const loaded = await load(database)
         // every change committed before the load read its version is in it
@@ -803,6 +806,7 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
     get size() {
       return data?.size ?? 0
     },
+    stats: () => ({ events: data?.size ?? 0, loads }),
     close() {
       closed = true
       clearTimeout(timer)
