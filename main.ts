@@ -34,7 +34,7 @@ if (config.seedDemo && (await isEmptyCatalogue(database))) {
 }
 await bootstrapAdmin(database, config, logger)
 
-const shared = { database, rateLimiter: createRateLimiter(database), observer: tracing?.observeQuery }
+const shared = { database, rateLimiter: createRateLimiter(database), observer: tracing?.observeQuery, logger }
 const media = await mediaDepsFromConfig(config, shared).catch(async (error) => {
   if (!(error instanceof ConfigError)) throw error
   console.error(`Invalid configuration: ${error.message}`)

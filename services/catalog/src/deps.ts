@@ -4,6 +4,7 @@ import {
   createReadDatabase,
   createResponseCache,
   type Config,
+  type Logger,
   type RateLimiter,
   type ResponseCache,
 } from '@app/kit'
@@ -30,11 +31,11 @@ export interface CatalogDeps {
 
 export async function catalogDepsFromConfig(
   config: Config,
-  shared: { database: Database; rateLimiter: RateLimiter; observer?: QueryObserver },
+  shared: { database: Database; rateLimiter: RateLimiter; observer?: QueryObserver; logger?: Logger },
 ): Promise<CatalogDeps> {
   const versions = createListeningVersionSource(shared.database, { service: 'catalog' })
   // read from the primary, whose notifications it follows
-  const listIndex = config.listIndex ? createListIndex(shared.database) : undefined
+  const listIndex = config.listIndex ? createListIndex(shared.database, shared.logger) : undefined
   const readDatabase = config.databaseReadUrl
     ? createReadDatabase(shared.database, await createDb(config.databaseReadUrl, { observer: shared.observer, prepare: config.databasePrepare }), versions)
     : config.databaseUrl

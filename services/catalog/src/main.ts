@@ -18,6 +18,7 @@ const deps = await catalogDepsFromConfig(config, {
   database,
   rateLimiter: createRateLimiter(database),
   observer: tracing?.observeQuery,
+  logger,
 })
 const app = createApp({ ...deps, logger, lifecycle, corsOrigins: config.corsOrigins, tracing })
 serve(app, {

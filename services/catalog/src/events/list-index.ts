@@ -696,7 +696,10 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
       // versions the data already holds are done; the next must follow the last applied one
       while (data && queued.length && queued[0].version <= applied) queued.shift()
       const gap = data && queued.length && queued[0].version !== applied + 1
-      if (!data || missed || gap || queued.some((q) => q.ids === null)) {
+      const keyless = queued.find((q) => q.ids === null)
+      if (!data || missed || gap || keyless) {
+        const reason = !data ? 'not loaded' : missed ? 'listener (re)connected' : gap ? `version ${applied + 1} missing` : `version ${keyless!.version} without keys`
+        if (data) logger?.warn('list index reloads', { reason })
         data = undefined
         wake(true)
         const wait = lastLoad + RELOAD_EVERY_MS - performance.now()
