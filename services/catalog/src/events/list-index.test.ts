@@ -118,7 +118,7 @@ describe('IndexData', () => {
     for (const id of ids) expect(data.slotOf(id) >= 0).toBe(rows.has(id))
   })
 
-  test('a title rank between two neighbours keeps the title order; none is left after many halvings', () => {
+  test('a title rank between two neighbours keeps the title order, also after the gap runs out', () => {
     const data = new IndexData()
     data.categories.set('k1', data.numberOf('k1'))
     const first = { ...row(), categoryId: 'k1', titleRank: 1 }
@@ -130,17 +130,18 @@ describe('IndexData', () => {
     expect(data.page({}, 'title_asc', 0, 10).ids).toEqual([first.id, middle.id, last.id])
     expect(data.titleRankAfter(null)).toBeLessThan(1)
     expect(data.titleRankAfter('00000000-0000-7000-8000-000000000000')).toBeNull()
+    // a series of titles that sort together, each after the one before: the gap halves each time
+    // and runs out after ~50; the order is then numbered again
+    const series: string[] = []
     let previous = first.id
-    let rank: number | null = 0
-    for (let i = 0; i < 80 && rank !== null; i++) {
-      rank = data.titleRankAfter(previous)
-      if (rank !== null) {
-        const next = { ...row(), categoryId: 'k1', titleRank: rank }
-        data.put(next)
-        previous = next.id
-      }
+    for (let i = 0; i < 200; i++) {
+      const next = { ...row(), categoryId: 'k1', titleRank: data.titleRankAfter(previous)! }
+      expect(next.titleRank).not.toBeNull()
+      data.put(next)
+      series.push(next.id)
+      previous = next.id
     }
-    expect(rank).toBeNull()
+    expect(data.page({}, 'title_asc', 0, 300).ids).toEqual([first.id, ...series, middle.id, last.id])
   })
 })
 

@@ -431,7 +431,12 @@ export class IndexData {
     order.length--
   }
 
-  /** The title rank between the event ranked just before `previousId` (or the start) and the next one. */
+  /**
+   * A title rank right after `previousId` (or first): between its rank and the next one's. When
+   * repeated inserts at one place (titles that sort together, as a series of events does) leave
+   * no room, the title order is numbered again 1..n (its order does not change), then placed.
+   * Null when `previousId` is not held.
+   */
   titleRankAfter(previousId: string | null): number | null {
     const title = this.orders.title
     let at = 0
@@ -440,11 +445,14 @@ export class IndexData {
       if (previous < 0) return null
       at = this.position('title', previous) + 1
     }
-    const before = at > 0 ? this.titleRank[title.slots[at - 1]] : 0
-    const after = at < title.length ? this.titleRank[title.slots[at]] : before + 2
-    const rank = (before + after) / 2
-    // no room left between two ranks (halved ~50 times in one place): the caller reloads
-    return rank > before && rank < after ? rank : null
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const before = at > 0 ? this.titleRank[title.slots[at - 1]] : 0
+      const after = at < title.length ? this.titleRank[title.slots[at]] : before + 2
+      const rank = (before + after) / 2
+      if (rank > before && rank < after) return rank
+      for (let i = 0; i < title.length; i++) this.titleRank[title.slots[i]] = i + 1
+    }
+    return null
   }
 
   /** One page of the events matching every filter, in `sort`, and their total. */
@@ -631,8 +639,7 @@ async function load(database: Database): Promise<{ data: IndexData; version: num
 
 /**
  * Reads the given events again and applies them (published: put; otherwise: removed). False when
- * one cannot be placed in the title order (its neighbour is not held yet, or no rank is left
- * between two): the caller reloads.
+ * one cannot be placed in the title order (its neighbour is not held yet): the caller reloads.
  */
 async function refresh(database: Database, data: IndexData, ids: string[]): Promise<boolean> {
   const rows = await database.rows<Omit<IndexRow, 'titleRank'> & { previous: string | null; tagSlugs: [string, string][] }>(sql`
@@ -725,6 +732,7 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
       const batch = queued.splice(0, queued.length)
       const ids = [...new Set(batch.flatMap((q) => q.ids!))]
       if (ids.length && !(await refresh(database, data, ids))) {
+        logger?.warn('list index reloads', { reason: 'a changed title could not be placed' })
         data = undefined
         continue
       }
