@@ -33,13 +33,13 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
         })
         return cache.respond(request, key, async () => {
           const searchReady = await prepareSearch(database, query, cache.remember)
-          const index = await listIndex?.at(cache.version)
           const [{ items, total, exact }, facets] = await Promise.all([
             listEvents(database, searchReady, page, {
               now: at,
               remember: cache.remember,
               expiresAt: datedUntil,
-              index,
+              // asked only by a list the index holds (a search never waits for it)
+              index: listIndex && (() => listIndex.at(cache.version)),
             }),
             query.facets === '1' ? eventFacets(database, searchReady, at) : undefined,
           ])

@@ -415,10 +415,11 @@ export interface ListOptions {
    */
   window?: number
   /**
-   * The list index at the cache's version (list-index.ts): a list by city, category, tag, format
-   * and price in a list order gets its page's ids and its total there, and reads only the cards.
+   * The list index at the cache's version (list-index.ts), asked only for a list it holds: a list
+   * by city, category, tag, format and price in a list order gets its page's ids and its total
+   * there, and reads only the cards. Undefined from it: the list reads PostgreSQL.
    */
-  index?: IndexPager
+  index?: () => Promise<IndexPager | undefined>
 }
 
 /** Whether the list index holds what the query filters and sorts by. */
@@ -442,8 +443,9 @@ export const SEARCH_WINDOW = 1000
 export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, listOptions: ListOptions = {}) {
   // the window is for the bounded walk alone (a test may set its size)
   const { window = SEARCH_WINDOW, index, ...options } = listOptions
-  if (index && indexable(query, options.now)) {
-    const found = index(query, (query.sort as EventSort | undefined) ?? 'created_at_desc', page.offset, page.limit)
+  const pager = index && indexable(query, options.now) ? await index() : undefined
+  if (pager) {
+    const found = pager(query, (query.sort as EventSort | undefined) ?? 'created_at_desc', page.offset, page.limit)
     return { items: await cardsOf(database, found.ids), total: found.total, exact: true }
   }
   const queries = listQueries(database, query, page, options)
