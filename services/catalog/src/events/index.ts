@@ -13,6 +13,8 @@ import { nextDateChange } from './windows'
 
 export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogContext) => {
   const now = clock ?? Date.now
+  // the list index at the version the cache answers at: list pages and related events from memory
+  const indexAtCacheVersion = listIndex && (() => listIndex.at(cache.version))
   return new Elysia({ name: 'catalog.events' })
     .get(
       '/api/events',
@@ -39,7 +41,7 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
               remember: cache.remember,
               expiresAt: datedUntil,
               // asked only by a list the index holds (a search never waits for it)
-              index: listIndex && (() => listIndex.at(cache.version)),
+              index: indexAtCacheVersion,
             }),
             query.facets === '1' ? eventFacets(database, searchReady, at) : undefined,
           ])
@@ -91,7 +93,7 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
           const found = await findPublishedEvent(database, params.slug)
           const self = `event:${params.slug}`
           if (!found) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
-          const related = await relatedEvents(database, found.relatedTo, at, cache.remember)
+          const related = await relatedEvents(database, found.relatedTo, at, cache.remember, indexAtCacheVersion)
           // `related` lists upcoming events: it changes when a date does
           // related events come from the same category, city and tags: a change there may change them
           const deps = [self, `list:cat:${found.categorySlug}`, ...found.tagSlugs.map((t) => `list:tag:${t}`)]

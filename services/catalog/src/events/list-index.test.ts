@@ -8,6 +8,7 @@ import { get } from '@app/kit/testing'
 import { createApp } from '../app'
 import { createListIndex, IndexData, type IndexRow, type ListIndex } from './list-index'
 import { EVENT_SORTS, type EventSort } from './model'
+import { localDate, ZONES, zoneOf } from './windows'
 
 function seeded(seed: number) {
   let a = seed >>> 0
@@ -27,11 +28,13 @@ describe('IndexData', () => {
   const cities = ['c1', 'c2', 'c3', 'c4']
   const categories = ['k1', 'k2', 'k3']
   const tags = ['t1', 't2', 't3', 't4', 't5', 't6']
-  const row = (id = uuid()): IndexRow => ({
+  const row = (id = uuid(), startDay = Math.floor(random() * 10)): IndexRow => ({
     id,
     // few distinct keys, so ties are broken by the id
     createdMicros: Math.floor(random() * 20),
-    startDay: Math.floor(random() * 10),
+    startDay,
+    endDay: startDay + pick([0, 0, 1, 3]),
+    timeZone: pick([null, 'Asia/Jakarta', 'Asia/Makassar', 'Asia/Jayapura']),
     price: pick([0, 0, 50_000, 75_000.5]),
     titleRank: random(),
     cityId: random() < 0.1 ? null : pick(cities),
@@ -61,6 +64,83 @@ describe('IndexData', () => {
     )
     return { ids: matching.sort(order[sort]).slice(offset, offset + limit).map((r) => r.id), total: matching.length }
   }
+
+  /** The related events of `self` the slow way: related.ts's branches, ranking and ties. */
+  function referenceRelated(rows: Map<string, IndexRow>, self: IndexRow, nowMs: number) {
+    const day = (zone: (typeof ZONES)[number]) => (Date.parse(localDate(nowMs, zone)) - Date.UTC(2000, 0, 1)) / 86_400_000
+    const upcoming = [...rows.values()].filter((r) => r.endDay >= day(zoneOf(r.timeZone)))
+    const id = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+    const soonest = (a: IndexRow, b: IndexRow) => a.endDay - b.endDay || id(a.id, b.id)
+    const branches = [upcoming.filter((r) => r.categoryId === self.categoryId).sort(soonest)]
+    if (self.cityId !== null)
+      branches.push(
+        upcoming.filter((r) => r.cityId === self.cityId && r.categoryId === self.categoryId).sort(soonest),
+        upcoming.filter((r) => r.cityId === self.cityId).sort(soonest),
+      )
+    for (const tag of self.tags) branches.push(upcoming.filter((r) => r.tags.includes(tag)).sort((a, b) => id(b.id, a.id)))
+    const score = new Map<IndexRow, number>()
+    for (const branch of branches)
+      for (const r of branch.slice(0, 7).filter((r) => r.id !== self.id).slice(0, 6))
+        score.set(
+          r,
+          (r.categoryId === self.categoryId ? 2 : 0) + (self.cityId !== null && r.cityId === self.cityId ? 1 : 0) + 2 * r.tags.filter((t) => self.tags.includes(t)).length,
+        )
+    return [...score.keys()]
+      .sort((a, b) => score.get(b)! - score.get(a)! || a.startDay - b.startDay || id(a.id, b.id))
+      .slice(0, 4)
+      .map((r) => r.id)
+  }
+
+  test('related events equal the branches read the slow way, through writes and date changes', () => {
+    const data = new IndexData()
+    const rows = new Map<string, IndexRow>()
+    // around the dates of the rows, at hours where the zones' dates differ (after 15:00 UTC) or not
+    const someTime = () => Date.UTC(2000, 0, 1 + Math.floor(random() * 12), Math.floor(random() * 24), 30)
+    const check = (queries: number) => {
+      const held = [...rows.values()]
+      for (let q = 0; q < queries; q++) {
+        const nowMs = someTime()
+        // an event held, or one that is not (a detail at a version the index does not hold it)
+        const self = random() < 0.9 ? pick(held) : row()
+        const related = data.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags }, nowMs)
+        expect({ self: self.id, nowMs, related }).toEqual({ self: self.id, nowMs, related: referenceRelated(rows, self, nowMs) })
+      }
+    }
+    for (let i = 0; i < 1500; i++) {
+      const r = row()
+      rows.set(r.id, r)
+      data.put(r)
+    }
+    check(300)
+    // writes between reads: the kept branches of the changed events' category, city and tags go
+    const ids = [...rows.keys()]
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < 20; i++) {
+        const id = pick(ids)
+        if (random() < 0.3) {
+          data.remove(id)
+          rows.delete(id)
+        } else {
+          const r = row(id)
+          rows.set(id, r)
+          data.put(r)
+        }
+      }
+      check(20)
+    }
+    // removals alone, of events a branch holds: no later write of the same branch forgets it
+    for (let round = 0; round < 40; round++) {
+      const self = pick([...rows.values()])
+      const nowMs = someTime()
+      const [gone] = data.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags }, nowMs)
+      if (!gone) continue
+      data.remove(gone)
+      rows.delete(gone)
+      expect(data.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags }, nowMs)).toEqual(
+        referenceRelated(rows, self, nowMs),
+      )
+    }
+  })
 
   test('pages and totals equal a filter-and-sort of the same rows, through puts, replacements and removals', () => {
     const data = new IndexData()
@@ -149,8 +229,9 @@ describe('the list index on a database', () => {
   let database: TestDatabase
   let versions: ListeningVersionSource
   let index: ListIndex
-  /** answers the index gave (not PostgreSQL, while it was behind) */
+  /** answers the index gave (not PostgreSQL, while it was behind): list pages, related events */
   let used = 0
+  let relatedUsed = 0
   let withIndex: ReturnType<typeof createApp>
   let withoutIndex: ReturnType<typeof createApp>
 
@@ -170,8 +251,13 @@ describe('the list index on a database', () => {
       })
     withIndex = app({
       at: async (version) => {
-        const page = await index.at(version)
-        return page && ((...args) => (used++, page(...args)))
+        const view = await index.at(version)
+        return (
+          view && {
+            page: (...args) => (used++, view.page(...args)),
+            related: (...args) => (relatedUsed++, view.related(...args)),
+          }
+        )
       },
       size: 0,
       stats: () => index.stats(),
@@ -232,6 +318,20 @@ describe('the list index on a database', () => {
     expect(used - usedBefore).toBe(urls.length)
   }
 
+  /** Every published event's detail (its `related`) byte for byte as the SQL branches give it. */
+  async function expectSameDetails() {
+    const slugs = (await database.rows<{ slug: string }>(sql`select slug from events where status = 'published' order by slug`)).map((r) => r.slug)
+    const usedBefore = relatedUsed
+    let withRelated = 0
+    for (const slug of slugs) {
+      const [a, b] = await Promise.all([get(withIndex, `/api/events/${slug}`), get(withoutIndex, `/api/events/${slug}`)])
+      expect({ slug, status: a.status, body: a.text }).toEqual({ slug, status: b.status, body: b.text })
+      if (a.status === 200 && a.body.event.related.length) withRelated++
+    }
+    expect(withRelated).toBeGreaterThan(slugs.length / 2)
+    expect(relatedUsed - usedBefore).toBe(slugs.length)
+  }
+
   test('answers exactly as the SQL lists for random filter, sort and page combinations', async () => {
     await indexCurrent()
     expect(index.size).toBeGreaterThan(10)
@@ -240,6 +340,7 @@ describe('the list index on a database', () => {
     const metrics = (await get(withIndex, '/metrics')).text
     expect(metrics).toContain(`list_index_events{service="catalog"} ${index.size}`)
     await expectSameAnswers(await listUrls(300, 5))
+    await expectSameDetails()
   }, 60_000)
 
   test('follows writes: unpublished, retitled, re-tagged, moved and new events', async () => {
@@ -262,6 +363,7 @@ describe('the list index on a database', () => {
     // applied one by one, never reloaded
     expect(index.stats().loads).toBe(loads)
     await expectSameAnswers(await listUrls(200, 9))
+    await expectSameDetails()
   }, 60_000)
 
   test('a list read right after a write is acknowledged shows it, from the index (waiting for it if need be)', async () => {
@@ -291,13 +393,15 @@ describe('the list index on a database', () => {
     await indexCurrent()
     const [city] = await database.rows<{ id: string; slug: string }>(sql`
       select ci.id, ci.slug from cities ci join events e on e.city_id = ci.id and e.status = 'published' limit 1`)
-    await database.rows(sql`update cities set slug = ${`${city.slug}-baru`} where id = ${city.id}`)
+    // read before the write: its notification may start the reload at once
     const loadsBefore = index.stats().loads
+    await database.rows(sql`update cities set slug = ${`${city.slug}-baru`} where id = ${city.id}`)
     await indexCurrent()
     expect(index.stats().loads).toBe(loadsBefore + 1)
     const renamed = await get(withIndex, `/api/events?kota=${city.slug}-baru`).then((r) => r.body)
     expect(renamed.pagination.total).toBeGreaterThan(0)
     expect((await get(withIndex, `/api/events?kota=${city.slug}`).then((r) => r.body)).pagination.total).toBe(0)
     await expectSameAnswers(await listUrls(100, 13))
+    await expectSameDetails()
   }, 60_000)
 })

@@ -20,6 +20,7 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
 import type { ListIndexStats, Logger } from '@app/kit'
 import type { EventSort } from './model'
+import { localDate, ZONES, zoneOf } from './windows'
 
 export interface IndexFilters {
   kota?: string
@@ -38,13 +39,27 @@ export interface IndexPage {
 
 export type IndexPager = (filters: IndexFilters, sort: EventSort, offset: number, limit: number) => IndexPage
 
+/** What an event's related events are computed from (related.ts): ids of its category, city, tags. */
+export interface RelatedOf {
+  id: string
+  categoryId: string
+  cityId: string | null
+  tagIds: string[]
+}
+
+/** The index at one data version: list pages, and the ids of an event's related events. */
+export interface IndexView {
+  page: IndexPager
+  related(self: RelatedOf, nowMs: number): string[]
+}
+
 export interface ListIndex {
   /**
    * The pages as of `version` (what the cache answers at): at once when the index has applied
    * it, after a short wait when it is applying it (a write's events are read again), undefined
    * when it is loading or the wait runs out (the list then reads PostgreSQL).
    */
-  at(version: number): Promise<IndexPager | undefined>
+  at(version: number): Promise<IndexView | undefined>
   readonly size: number
   stats(): ListIndexStats
   close(): void
@@ -63,6 +78,11 @@ const CATCH_UP_MS = 100
 const SORT_AT_MOST = 4_096
 /** Where every write announces its version and change keys (migrations 0005, 0008). */
 const VERSION_CHANNEL = 'data_version'
+/** Related events (related.ts): at most RELATED_LIMIT, ranked from CANDIDATES per branch (each branch reads one more: the event itself may be among them). */
+export const RELATED_LIMIT = 4
+export const CANDIDATES = 6
+const DAY_MS = 86_400_000
+const DAY_ZERO = Date.UTC(2000, 0, 1)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
@@ -119,6 +139,9 @@ export class IndexData {
   private idWords: Uint32Array
   private created: Float64Array
   private start: Int32Array
+  /** end date (days since 2000-01-01) and the zone of its city (ZONES index): "not ended yet" */
+  private end: Int32Array
+  private zone: Uint8Array
   private price: Float64Array
   private titleRank: Float64Array
   private city: Int32Array
@@ -143,6 +166,8 @@ export class IndexData {
     this.idWords = new Uint32Array(this.cap * 4)
     this.created = new Float64Array(this.cap)
     this.start = new Int32Array(this.cap)
+    this.end = new Int32Array(this.cap)
+    this.zone = new Uint8Array(this.cap)
     this.price = new Float64Array(this.cap)
     this.titleRank = new Float64Array(this.cap)
     this.city = new Int32Array(this.cap)
@@ -196,6 +221,8 @@ export class IndexData {
     this.idWords = widen(this.idWords, 4)
     this.created = widen(this.created)
     this.start = widen(this.start)
+    this.end = widen(this.end)
+    this.zone = widen(this.zone)
     this.price = widen(this.price)
     this.titleRank = widen(this.titleRank)
     this.city = widen(this.city)
@@ -314,6 +341,8 @@ export class IndexData {
     this.writeId(slot, row.id)
     this.created[slot] = row.createdMicros
     this.start[slot] = row.startDay
+    this.end[slot] = row.endDay
+    this.zone[slot] = Math.max(0, ZONES.indexOf(zoneOf(row.timeZone)))
     this.price[slot] = row.price
     this.titleRank[slot] = row.titleRank
     this.city[slot] = row.cityId === null ? -1 : this.numberOf(row.cityId)
@@ -336,6 +365,7 @@ export class IndexData {
     this.posting(this.byCategory, this.category[slot]).push(slot)
     for (let i = 0; i < tagIds.length; i++) this.posting(this.byTag, this.tagPool[this.tagStart[slot] + i]).push(slot)
     this.count(slot, 1)
+    this.forgetBranches(slot)
     // a bulk load appends, then sorts each order once (finishBulk)
     for (const name of ORDER_NAMES) bulk ? this.orderAppend(name, slot) : this.orderInsert(name, slot)
   }
@@ -391,6 +421,7 @@ export class IndexData {
     this.tagsHeld -= this.tagCount[slot]
     this.tagCount[slot] = 0
     this.count(slot, -1)
+    this.forgetBranches(slot)
     this.tableRemove(slot)
     this.live--
     this.freeSlots.push(slot)
@@ -550,6 +581,98 @@ export class IndexData {
     return { ids, total }
   }
 
+  /**
+   * The first CANDIDATES + 1 events of each branch that have not ended yet (in their zone), by
+   * branch key and the zones' dates: a branch is shared by every event of its category, city or
+   * tag, and forgotten when one of its events changes (a few thousand small arrays at most).
+   */
+  private branches = new Map<string, { today: string; slots: Int32Array }>()
+
+  private forgetBranches(slot: number) {
+    if (this.branches.size === 0) return
+    const category = this.category[slot]
+    const city = this.city[slot]
+    this.branches.delete(`c${category}`)
+    if (city >= 0) this.branches.delete(`y${city}`), this.branches.delete(`y${city}c${category}`)
+    for (let i = this.tagStart[slot], end = i + this.tagCount[slot]; i < end; i++) this.branches.delete(`t${this.tagPool[i]}`)
+  }
+
+  /**
+   * The CANDIDATES + 1 first events of `list` (passing `keep`) that have not ended by `today`
+   * (days, per zone): the soonest ending (end date, id), or the newest (id descending), as the
+   * related branch queries of related.ts read them.
+   */
+  private branch(key: string, list: SlotList | undefined, today: Int32Array, newest: boolean, keep?: (slot: number) => boolean): Int32Array {
+    const day = `${today[0]},${today[1]},${today[2]}`
+    const memo = this.branches.get(key)
+    if (memo && memo.today === day) return memo.slots
+    const k = CANDIDATES + 1
+    const best = new Int32Array(k)
+    let n = 0
+    const ends = this.end
+    const before = newest
+      ? (a: number, b: number) => this.compareIds(a, b) > 0
+      : (a: number, b: number) => ends[a] < ends[b] || (ends[a] === ends[b] && this.compareIds(a, b) < 0)
+    const zones = this.zone
+    for (let i = 0; list && i < list.length; i++) {
+      const slot = list.items[i]
+      if (ends[slot] < today[zones[slot]] || (keep && !keep(slot))) continue
+      if (n === k && !before(slot, best[k - 1])) continue
+      let at = n < k ? n++ : k - 1
+      while (at > 0 && before(slot, best[at - 1])) {
+        best[at] = best[at - 1]
+        at--
+      }
+      best[at] = slot
+    }
+    const slots = best.slice(0, n)
+    this.branches.set(key, { today: day, slots })
+    return slots
+  }
+
+  /**
+   * The ids of `self`'s related events at `nowMs`: the same branches, ranking and ties as the
+   * SQL of related.ts (the test compares them), read from memory.
+   */
+  related(self: RelatedOf, nowMs: number): string[] {
+    const today = new Int32Array(ZONES.map((zone) => (Date.parse(localDate(nowMs, zone)) - DAY_ZERO) / DAY_MS))
+    const own = this.slotOf(self.id)
+    const category = this.numbers.get(self.categoryId) ?? -2
+    const city = self.cityId === null ? -1 : (this.numbers.get(self.cityId) ?? -2)
+    const tags = self.tagIds.map((id) => this.numbers.get(id) ?? -2)
+    const lists: Int32Array[] = [this.branch(`c${category}`, this.byCategory.get(category), today, false)]
+    if (city !== -1) {
+      const inCity = this.byCity.get(city)
+      const inCategory = this.byCategory.get(category)
+      const cities = this.city
+      const categories = this.category
+      lists.push(
+        (inCity?.length ?? 0) <= (inCategory?.length ?? 0)
+          ? this.branch(`y${city}c${category}`, inCity, today, false, (slot) => categories[slot] === category)
+          : this.branch(`y${city}c${category}`, inCategory, today, false, (slot) => cities[slot] === city),
+        this.branch(`y${city}`, inCity, today, false),
+      )
+    }
+    for (const tag of tags) lists.push(this.branch(`t${tag}`, this.byTag.get(tag), today, true))
+    const score = new Map<number, number>()
+    for (const list of lists) {
+      let taken = 0
+      for (let i = 0; i < list.length && taken < CANDIDATES; i++) {
+        const slot = list[i]
+        if (slot === own) continue
+        taken++
+        if (score.has(slot)) continue
+        let shared = 0
+        for (let t = this.tagStart[slot], end = t + this.tagCount[slot]; t < end; t++) if (tags.includes(this.tagPool[t])) shared++
+        score.set(slot, (this.category[slot] === category ? 2 : 0) + (city >= 0 && this.city[slot] === city ? 1 : 0) + 2 * shared)
+      }
+    }
+    return [...score.keys()]
+      .sort((a, b) => score.get(b)! - score.get(a)! || this.start[a] - this.start[b] || this.compareIds(a, b))
+      .slice(0, RELATED_LIMIT)
+      .map((slot) => this.idOf(slot))
+  }
+
   /** Keeps the format x price counts of the event's city, category, both, and of every event. */
   private count(slot: number, delta: number) {
     const cell = this.format[slot] * 2 + this.free[slot]
@@ -576,6 +699,9 @@ export interface IndexRow {
   id: string
   createdMicros: number
   startDay: number
+  endDay: number
+  /** the IANA zone of its city (null: no city, WIB) */
+  timeZone: string | null
   price: number
   titleRank: number
   cityId: string | null
@@ -586,7 +712,8 @@ export interface IndexRow {
 }
 
 const ROW_COLUMNS = sql`e.id, (extract(epoch from e.created_at) * 1000000)::float8 as "createdMicros",
-  (e.start_date - date '2000-01-01') as "startDay", e.ticket_price_min::float8 as price,
+  (e.start_date - date '2000-01-01') as "startDay", (e.end_date - date '2000-01-01') as "endDay",
+  (select c.time_zone from cities c where c.id = e.city_id) as "timeZone", e.ticket_price_min::float8 as price,
   e.city_id as "cityId", e.category_id as "categoryId", e.event_type::text as format, e.is_free as "isFree",
   array(select et.tag_id from event_tags et where et.event_id = e.id) as tags`
 
@@ -812,7 +939,10 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
         return undefined
       }
       const current = data
-      return (filters, sort, offset, limit) => current.page(filters, sort, offset, limit)
+      return {
+        page: (filters, sort, offset, limit) => current.page(filters, sort, offset, limit),
+        related: (self, nowMs) => current.related(self, nowMs),
+      }
     },
     get size() {
       return data?.size ?? 0

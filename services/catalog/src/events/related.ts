@@ -9,16 +9,18 @@
 // the route keeps branches in its cache (`remember`, with the change keys of that category, city
 // or tag): a detail page's miss then costs the event's own query and, mostly, no related query at
 // all. The cost is bounded by the number of tags (at most 10), never by how many events share them.
+//
+// With the list index (list-index.ts) at the cache's version, the same branches are read from
+// memory and PostgreSQL reads only the chosen cards by id: no branch is kept in the cache (the
+// branches were 58% of its bytes under the bench's detail scenario, crowding out answers).
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import { categories, cities, eventTags, events, type Database, type Db } from '@app/db'
 import type { ResponseCache } from '@app/kit'
 import { CARD_FIELDS, jsonOf } from './cards'
+import { CANDIDATES, RELATED_LIMIT, type IndexView } from './list-index'
 import { preparedPerDatabase } from './prepared'
+import { cardsOf } from './service'
 import { nextDateChange, upcomingParams, upcomingPrepared } from './windows'
-
-export const RELATED_LIMIT = 4
-/** Candidates per branch: enough to rank, few enough to stay a handful of index entries each. */
-const CANDIDATES = 6
 
 /** What `related` is computed from: the event and what it is filed under. */
 export interface RelatedTo {
@@ -131,7 +133,13 @@ export async function relatedEvents(
   self: RelatedTo,
   nowMs: number,
   remember?: ResponseCache['remember'],
+  index?: () => Promise<IndexView | undefined>,
 ): Promise<string[]> {
+  const view = await index?.()
+  if (view) {
+    const ids = view.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags.map((t) => t.id) }, nowMs)
+    return ids.length ? cardsOf(database, ids) : []
+  }
   const expiresAt = nextDateChange(nowMs)
   const lists = await Promise.all(
     branchesOf(self).map((branch) =>

@@ -14,11 +14,11 @@ import {
   type Db,
 } from '@app/db'
 import { cacheKey, type PageRequest, type ResponseCache } from '@app/kit'
-import { CARD_FIELDS, constantJsonOf, DETAIL_FIELDS, distanceField, jsonOf } from './cards'
+import { CARD_FIELDS, constantJsonOf, DETAIL_FIELDS, distanceField, EVENT_TAGS_FROM, jsonOf } from './cards'
 import { discoveryConditions, discoveryDistance, discoveryOrder } from './discovery'
 import { preparedPerDatabase } from './prepared'
 import type { EventListQuery, EventSort } from './model'
-import type { IndexPager } from './list-index'
+import type { IndexView } from './list-index'
 import type { RelatedTo } from './related'
 
 /** What the list orders sort by: columns, or expressions of them. */
@@ -419,7 +419,7 @@ export interface ListOptions {
    * by city, category, tag, format and price in a list order gets its page's ids and its total
    * there, and reads only the cards. Undefined from it: the list reads PostgreSQL.
    */
-  index?: () => Promise<IndexPager | undefined>
+  index?: () => Promise<IndexView | undefined>
 }
 
 /** Whether the list index holds what the query filters and sorts by. */
@@ -445,7 +445,7 @@ export async function listEvents(database: Database, query: EventListQuery, page
   const { window = SEARCH_WINDOW, index, ...options } = listOptions
   const pager = index && indexable(query, options.now) ? await index() : undefined
   if (pager) {
-    const found = pager(query, (query.sort as EventSort | undefined) ?? 'created_at_desc', page.offset, page.limit)
+    const found = pager.page(query, (query.sort as EventSort | undefined) ?? 'created_at_desc', page.offset, page.limit)
     return { items: await cardsOf(database, found.ids), total: found.total, exact: true }
   }
   const queries = listQueries(database, query, page, options)
@@ -493,14 +493,17 @@ export async function listEvents(database: Database, query: EventListQuery, page
   return { items: rows.map((r) => r.card), total: matching, exact: queries.countCap === null || matching <= queries.countCap }
 }
 
-/** The list cards of some published events by id, one prepared query (the list index's pages). */
+/** The list cards of some published events by id, one prepared query (list index pages, related events). */
 const cardQueries = preparedPerDatabase((db: Db) =>
   db
     .select({ id: events.id, card: LIST_CARD })
     .from(events)
     .innerJoin(categories, eq(categories.id, events.categoryId))
     .leftJoin(cities, eq(cities.id, events.cityId))
-    .where(and(eq(events.status, 'published'), sql`${events.id} = any(${sql.placeholder('ids')}::text[])`))
+    // the ids through a subquery: PostgreSQL then plans the statement once (a generic plan); given
+    // the array itself it planned it again for every call, its custom plan looking cheaper
+    // (1.3 ms of planning for a 0.4 ms query; pg_stat_statements.track_planning under the bench)
+    .where(and(eq(events.status, 'published'), sql`${events.id} = any(array(select unnest(${sql.placeholder('ids')}::text[])))`))
     .prepare('list_cards_by_ids'),
 )
 
@@ -509,7 +512,7 @@ const cardQueries = preparedPerDatabase((db: Db) =>
  * hold reads the database, so with the database down a list is a 503 as it was before the index
  * (not a 200 answered from memory while nothing could confirm it; test/faults).
  */
-async function cardsOf({ db }: Database, ids: string[]): Promise<string[]> {
+export async function cardsOf({ db }: Database, ids: string[]): Promise<string[]> {
   const rows = await cardQueries(db).execute({ ids })
   const cards = new Map(rows.map((r) => [r.id, r.card]))
   return ids.map((id) => cards.get(id)).filter((card): card is string => card !== undefined)
@@ -534,7 +537,7 @@ function buildDetailQueries(db: Db) {
         citySlug: cities.slug,
         tags: sql<
           string[][]
-        >`array(select array[et.tag_id, tg.slug] from event_tags et join tags tg on tg.id = et.tag_id where et.event_id = ${events.id})`,
+        >`array(select array[et.tag_id, tg.slug] from ${EVENT_TAGS_FROM})`,
       })
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
