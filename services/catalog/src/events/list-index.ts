@@ -1,6 +1,8 @@
 // The published events' list keys, in memory: a list page filtered by any combination of city,
 // category, tag, format and price (gratis), in any list order, and its exact total, without a
-// query. PostgreSQL then reads only the page's cards by id.
+// query. PostgreSQL then reads only the page's cards by id. The detail's related events come from
+// it too (`related`: the branches of related.ts read from memory, each kept until one of its
+// events changes).
 //
 // Why: with two or more of those filters no index of events holds the order, so PostgreSQL walked
 // an order index past every event of the broader filter, or sorted all matches (a city + tag page
