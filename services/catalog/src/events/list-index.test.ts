@@ -44,6 +44,31 @@ describe('IndexData', () => {
     tags: [...new Set(Array.from({ length: Math.floor(random() * 4) }, () => pick(tags)))],
   })
 
+  /** `count` new events, in the index and in the plain rows. */
+  function fill(data: IndexData, rows: Map<string, IndexRow>, count: number) {
+    for (let i = 0; i < count; i++) {
+      const r = row()
+      rows.set(r.id, r)
+      data.put(r)
+    }
+  }
+  /** `count` writes to events of `ids`: a removal (a `removed` share of them) or a replacement. */
+  function churn(data: IndexData, rows: Map<string, IndexRow>, ids: string[], count: number, removed: number) {
+    for (let i = 0; i < count; i++) {
+      const id = pick(ids)
+      if (random() < removed) {
+        data.remove(id)
+        rows.delete(id)
+      } else {
+        const r = row(id)
+        rows.set(id, r)
+        data.put(r)
+      }
+    }
+  }
+  const relatedOf = (data: IndexData, self: IndexRow, nowMs: number) =>
+    data.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags }, nowMs)
+
   /** The same page the slow way. */
   function reference(rows: Map<string, IndexRow>, filters: Record<string, string | undefined>, sort: EventSort, offset: number, limit: number) {
     const id = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
@@ -102,43 +127,27 @@ describe('IndexData', () => {
         const nowMs = someTime()
         // an event held, or one that is not (a detail at a version the index does not hold it)
         const self = random() < 0.9 ? pick(held) : row()
-        const related = data.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags }, nowMs)
+        const related = relatedOf(data, self, nowMs)
         expect({ self: self.id, nowMs, related }).toEqual({ self: self.id, nowMs, related: referenceRelated(rows, self, nowMs) })
       }
     }
-    for (let i = 0; i < 1500; i++) {
-      const r = row()
-      rows.set(r.id, r)
-      data.put(r)
-    }
+    fill(data, rows, 1500)
     check(300)
     // writes between reads: the kept branches of the changed events' category, city and tags go
     const ids = [...rows.keys()]
     for (let round = 0; round < 30; round++) {
-      for (let i = 0; i < 20; i++) {
-        const id = pick(ids)
-        if (random() < 0.3) {
-          data.remove(id)
-          rows.delete(id)
-        } else {
-          const r = row(id)
-          rows.set(id, r)
-          data.put(r)
-        }
-      }
+      churn(data, rows, ids, 20, 0.3)
       check(20)
     }
     // removals alone, of events a branch holds: no later write of the same branch forgets it
     for (let round = 0; round < 40; round++) {
       const self = pick([...rows.values()])
       const nowMs = someTime()
-      const [gone] = data.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags }, nowMs)
+      const [gone] = relatedOf(data, self, nowMs)
       if (!gone) continue
       data.remove(gone)
       rows.delete(gone)
-      expect(data.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags }, nowMs)).toEqual(
-        referenceRelated(rows, self, nowMs),
-      )
+      expect(relatedOf(data, self, nowMs)).toEqual(referenceRelated(rows, self, nowMs))
     }
   })
 
@@ -167,24 +176,10 @@ describe('IndexData', () => {
       }
     }
     // more than the first capacity (1,024 slots), so every array grows
-    for (let i = 0; i < 3000; i++) {
-      const r = row()
-      rows.set(r.id, r)
-      data.put(r)
-    }
+    fill(data, rows, 3000)
     check(400)
     const ids = [...rows.keys()]
-    for (let i = 0; i < 1500; i++) {
-      const id = pick(ids)
-      if (random() < 0.5) {
-        data.remove(id)
-        rows.delete(id)
-      } else {
-        const r = row(id)
-        rows.set(id, r)
-        data.put(r)
-      }
-    }
+    churn(data, rows, ids, 1500, 0.5)
     check(400)
     // many replacements: the tag pool fills with dead runs and is compacted on the way
     const kept = [...rows.keys()]
