@@ -338,6 +338,46 @@ describe('the list index on a database', () => {
     await expectSameDetails()
   }, 60_000)
 
+  test('a list asked for before the index listens loads it once, not again when the listener is up', async () => {
+    // what a busy start does: the first request comes before the LISTEN connection is ready
+    const early = createListIndex(database)
+    try {
+      expect(await early.at(0)).toBeUndefined()
+      const [{ version }] = await database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`)
+      const deadline = Date.now() + 15_000
+      while (!(await early.at(Number(version)))) {
+        if (Date.now() > deadline) throw new Error('the list index never loaded')
+        await Bun.sleep(25)
+      }
+      // a second load would come after the first, once its listener is up; give it the time
+      await Bun.sleep(300)
+      expect(await early.at(Number(version))).toBeDefined()
+      expect(early.stats()).toEqual({ events: index.size, loads: 1 })
+    } finally {
+      early.close()
+    }
+  }, 30_000)
+
+  test('a first LISTEN that fails (the database not up yet) is tried again by the next list', async () => {
+    let refused = 0
+    const late = createListIndex({
+      ...database,
+      listen: (...args) => (refused++ < 2 ? Promise.reject(new Error('connect ECONNREFUSED')) : database.listen(...args)),
+    })
+    try {
+      const [{ version }] = await database.rows<{ version: string }>(sql`select version from data_versions where scope = 'public'`)
+      const deadline = Date.now() + 15_000
+      while (!(await late.at(Number(version)))) {
+        if (Date.now() > deadline) throw new Error('the list index never loaded')
+        await Bun.sleep(25)
+      }
+      expect(refused).toBe(3)
+      expect(late.stats()).toEqual({ events: index.size, loads: 1 })
+    } finally {
+      late.close()
+    }
+  }, 30_000)
+
   test('follows writes: unpublished, retitled, re-tagged, moved and new events', async () => {
     await indexCurrent()
     const loads = index.stats().loads

@@ -815,6 +815,8 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
   let running: Promise<void> | undefined
   let lastLoad = Number.NEGATIVE_INFINITY
   let closed = false
+  /** a load before the first LISTEN could miss changes, and the listener's start would redo it */
+  let listening = false
   let timer: Timer | undefined
   let unlisten: (() => Promise<void>) | undefined
   /** lists waiting for a version to be applied */
@@ -871,7 +873,7 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
   }
 
   function kick() {
-    if (running || closed) return
+    if (running || closed || !listening) return
     running = work()
       .catch((error) => {
         // the database is away: lists read PostgreSQL (and fail there as they would) until the
@@ -907,20 +909,28 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
     kick()
   }
 
-  void database
-    .listen(VERSION_CHANNEL, onNotify, () => {
-      // (re)listening: what was notified meanwhile is lost
-      missed = true
-      kick()
-    })
-    .then((stop) => {
-      unlisten = stop
-      if (closed) void stop().catch(() => {})
-      // listening before loading: no change can fall between the load's version and the first
-      // notification
-      else kick()
-    })
-    .catch((error) => logger?.warn('list index cannot listen', { error: String(error) }))
+  // listening before loading: no change can fall between the load's version and the first
+  // notification. A first LISTEN that fails (the database is not up yet) is tried again by the
+  // next list that asks.
+  let starting: Promise<void> | undefined
+  function startListening() {
+    starting ??= database
+      .listen(VERSION_CHANNEL, onNotify, () => {
+        // (re)listening: what was notified meanwhile is lost
+        listening = true
+        missed = true
+        kick()
+      })
+      .then((stop) => {
+        unlisten = stop
+        if (closed) void stop().catch(() => {})
+      })
+      .catch((error) => {
+        starting = undefined
+        logger?.warn('list index cannot listen', { error: String(error) })
+      })
+  }
+  startListening()
 
   return {
     async at(version) {
@@ -937,7 +947,8 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
         clearTimeout(timeout)
       }
       if (!data || applied < version) {
-        if (!running && !data && !closed) kick()
+        if (!listening && !closed) startListening()
+      else if (!running && !data) kick()
         return undefined
       }
       const current = data
