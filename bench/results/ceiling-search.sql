@@ -1,4 +1,4 @@
-\set r random(1, 229)
+\set r random(1, 227)
 SELECT word, tsq, match FROM bench_params_search WHERE n = :r \gset
  select q.w, s.word from unnest(string_to_array(:word, ' ')) as q(w) cross join lateral ( select word from search_words where length(q.w) >= 3 and word % q.w and word <> q.w and similarity(word, q.w) >= 0.45 order by similarity(word, q.w) desc, word limit 3 ) s union all select q.w, other.term from unnest(string_to_array(:word, ' ')) as q(w) join search_synonyms own on own.term = q.w join search_synonyms other on other.group_name = own.group_name and other.term <> q.w;
  select t.term, n.q as normalised, case when p.stem is not null and strpos(p.stem, chr(92)) = 0 then array( select l.lexeme from search_lexemes l where l.lexeme >= p.stem collate "C" and l.lexeme < (p.stem || chr(1114111)) collate "C" order by l.lexeme limit 17 ) end as lexemes from unnest(string_to_array((select :word::text), ' ')) as t(term) cross join lateral (select to_tsquery('indonesian', t.term || ':*')::text as q) n cross join lateral (select substring(n.q from '^''([^'']+)'':[*]$') as stem) p;

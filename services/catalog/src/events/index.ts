@@ -7,7 +7,7 @@ import { eventFacets } from './facets'
 import { jsonArray } from './cards'
 import { eventCalendar, eventsCalendar } from './ics'
 import { eventDetailResponse, eventListQuery, eventListResponse, slugParams } from './model'
-import { relatedEvents } from './related'
+import { relatedDeps, relatedEvents } from './related'
 import { findPublishedEvent, listDeps, listEvents, prepareSearch } from './service'
 import { nextDateChange } from './windows'
 
@@ -95,9 +95,8 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
           if (!found) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
           const related = await relatedEvents(database, found.relatedTo, at, cache.remember, indexAtCacheVersion)
           // `related` lists upcoming events: it changes when a date does
-          // related events come from the same category, city and tags: a change there may change them
-          const deps = [self, `list:cat:${found.categorySlug}`, ...found.tagSlugs.map((t) => `list:tag:${t}`)]
-          if (found.citySlug) deps.push(`list:city:${found.citySlug}`)
+          // and when a write changes the first places of a category, city or tag it is drawn from
+          const deps = [self, ...relatedDeps(found.relatedTo)]
           // the detail's JSON as the database wrote it, `related` added as its last field
           const json = `{"success":true,"event":${found.json.slice(0, -1)},"related":${jsonArray(related)}}}`
           return { status: 200, json, expiresAt: datedUntil, deps }

@@ -6,25 +6,37 @@ import { createTestDatabase, type TestDatabase } from '@app/db/testing'
 import { createListeningVersionSource, createLogger, createRateLimiter, createResponseCache, type ResponseCache } from '@app/kit'
 import { get, post } from '@app/kit/testing'
 import { createApp } from '../app'
+import { createListIndex, type ListIndex } from './list-index'
 
 let database: TestDatabase
 let cache: ResponseCache
 let app: ReturnType<typeof createApp>
 let trusted: () => boolean
+/** the same service with the list index (related events from memory), cached the same way */
+let indexed: { app: ReturnType<typeof createApp>; cache: ResponseCache; index: ListIndex }
+/** no cache at all: what every answer must equal */
+let uncached: ReturnType<typeof createApp>
 
 beforeAll(async () => {
   database = await createTestDatabase()
   const versions = createListeningVersionSource(database, { service: 'test', heartbeatMs: 100 })
   trusted = versions.trusted
   cache = createResponseCache({ versions })
-  app = createApp({
-    database,
-    cache,
-    rateLimiter: createRateLimiter(database),
-    submitLimitPerHour: 1000,
-    trustedProxies: ['*'],
-    logger: createLogger('silent'),
-  })
+  const appWith = (cache: ResponseCache, listIndex?: ListIndex) =>
+    createApp({
+      database,
+      cache,
+      listIndex,
+      rateLimiter: createRateLimiter(database),
+      submitLimitPerHour: 1000,
+      trustedProxies: ['*'],
+      logger: createLogger('silent'),
+    })
+  app = appWith(cache)
+  const indexedCache = createResponseCache({ versions })
+  const index = createListIndex(database)
+  indexed = { app: appWith(indexedCache, index), cache: indexedCache, index }
+  uncached = appWith(createResponseCache({ versions, maxBytes: 0 }))
   await versions.current()
   const deadline = Date.now() + 15_000
   while (!trusted()) {
@@ -33,6 +45,8 @@ beforeAll(async () => {
   }
 }, 60_000)
 afterAll(async () => {
+  indexed?.index.close()
+  await indexed?.cache.close()
   await cache?.close()
   await database?.close()
 })
@@ -135,4 +149,116 @@ describe('what a write drops from the cache', () => {
     await settled()
     expect(await missed(detail)).toBe(true)
   })
+})
+
+describe('related events: a write drops the details whose branches it may change, no others', () => {
+  /** A category made to hold more upcoming events than a branch reads (7), in one city and tag. */
+  let crowded: { categoryId: string; categorySlug: string; cityId: string; tagId: string; ids: string[] }
+
+  beforeAll(async () => {
+    const [category] = await database.rows<{ id: string; slug: string }>(sql`select id, slug from categories where is_active order by slug limit 1`)
+    const [city] = await database.rows<{ id: string }>(sql`select id from cities order by slug limit 1`)
+    const [tag] = await database.rows<{ id: string }>(sql`select id from tags order by slug limit 1`)
+    const ids: string[] = []
+    for (let i = 0; i < 14; i++) {
+      const id = Bun.randomUUIDv7()
+      ids.push(id)
+      await database.rows(sql`
+        insert into events (id, title, slug, start_date, end_date, category_id, city_id, organizer_name, status, is_free, event_type, published_at)
+        values (${id}, ${`Acara Padat ${i}`}, ${`acara-padat-${i}`}, current_date + ${3 + i * 4}::int, current_date + ${4 + i * 4}::int,
+          ${category.id}, ${i % 3 ? city.id : null}, 'Penyelenggara', 'published', true, 'offline', now())`)
+      if (i % 2) await database.rows(sql`insert into event_tags (event_id, tag_id) values (${id}, ${tag.id})`)
+    }
+    crowded = { categoryId: category.id, categorySlug: category.slug, cityId: city.id, tagId: tag.id, ids }
+    await settled()
+  }, 60_000)
+
+  async function publishedSlugs() {
+    return (await database.rows<{ slug: string }>(sql`select slug from events where status = 'published' order by slug`)).map((r) => r.slug)
+  }
+
+  /** Every published detail as the two cached services answer it equals the uncached answer. */
+  async function expectDetailsExact(slugs: string[]) {
+    for (const slug of slugs) {
+      const path = `/api/events/${slug}`
+      const truth = await get(uncached, path)
+      for (const [name, service] of [['cache', app], ['cache + list index', indexed.app]] as const) {
+        const answer = await get(service, path)
+        expect({ name, slug, status: answer.status, body: answer.text }).toEqual({ name, slug, status: truth.status, body: truth.text })
+      }
+    }
+  }
+
+  test("an approval far down every branch leaves its category's details cached; one among the first places drops them", async () => {
+    const neighbour = (await database.rows<{ slug: string }>(sql`select slug from events where id = ${crowded.ids[1]}`))[0].slug
+    const detail = `/api/events/${neighbour}`
+    const list = `/api/events?kategori=${crowded.categorySlug}`
+    for (const path of [detail, list]) await get(app, path)
+    expect(await missed(detail)).toBe(false)
+    // the 15th event of the category by end date, no city, no tag: in no branch's first 7
+    const late = Bun.randomUUIDv7()
+    await database.rows(sql`
+      insert into events (id, title, slug, start_date, end_date, category_id, organizer_name, status, is_free, event_type)
+      values (${late}, 'Acara Paling Akhir', 'acara-paling-akhir', current_date + 400, current_date + 401, ${crowded.categoryId},
+        'Penyelenggara', 'pending', true, 'online')`)
+    await settled()
+    await database.rows(sql`update events set status = 'published', published_at = now() where id = ${late}`)
+    await settled()
+    expect(await missed(list)).toBe(true)
+    expect(await missed(detail)).toBe(false)
+    // the soonest of the category: its branch's first places change
+    const soon = Bun.randomUUIDv7()
+    await database.rows(sql`
+      insert into events (id, title, slug, start_date, end_date, category_id, organizer_name, status, is_free, event_type)
+      values (${soon}, 'Acara Paling Awal', 'acara-paling-awal', current_date + 1, current_date + 1, ${crowded.categoryId},
+        'Penyelenggara', 'pending', true, 'online')`)
+    await settled()
+    await database.rows(sql`update events set status = 'published', published_at = now() where id = ${soon}`)
+    await settled()
+    expect(await missed(detail)).toBe(true)
+    await expectDetailsExact(await publishedSlugs())
+  })
+
+  test('through random writes in and out of the first places, every cached detail equals the uncached one', async () => {
+    let seed = 20261125
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32)
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]
+    // in this order, each on a target still published, upcoming and in its place
+    const writes: ((id: string) => ReturnType<typeof sql>)[] = [
+      // what its card shows
+      (id) => sql`update events set title = ${`Judul Baru ${Math.floor(random() * 1000)}`}, is_free = not is_free where id = ${id}`,
+      // tagged or untagged (what it shares with others)
+      (id) => sql`insert into event_tags (event_id, tag_id) values (${id}, ${crowded.tagId}) on conflict do nothing`,
+      (id) => sql`delete from event_tags where event_id = ${id} and tag_id = ${crowded.tagId}`,
+      // another city, or none
+      (id) => sql`update events set city_id = case when city_id is null then ${crowded.cityId} else null end where id = ${id}`,
+      // moved to the front, to the back, or into the past
+      (id) => sql`update events set end_date = start_date + ${Math.floor(random() * 3)}::int where id = ${id}`,
+      (id) => sql`update events set start_date = current_date + ${Math.floor(random() * 60)}::int, end_date = current_date + 60 where id = ${id}`,
+      (id) => sql`update events set start_date = current_date - 10, end_date = current_date - 9 where id = ${id}`,
+      // unpublished and published again
+      (id) => sql`update events set status = case when status = 'published' then 'draft'::event_status else 'published'::event_status end where id = ${id}`,
+    ]
+    const slugs = await publishedSlugs()
+    // everything cached before the first write
+    await expectDetailsExact(slugs)
+    // each write on the soonest of the category (no city, no tag), an early one with a city and
+    // no tag, and the last; then at random
+    const targets = [crowded.ids[0], crowded.ids[2], crowded.ids[crowded.ids.length - 1]]
+    const planned = writes.flatMap((write) => targets.map((id) => () => write(id)))
+    const randomly = Array.from({ length: 8 }, () => {
+      const [write, id] = [pick(writes), pick(crowded.ids)]
+      return () => write(id)
+    })
+    let kept = 0
+    for (const write of [...planned, ...randomly]) {
+      await database.rows(write())
+      await settled()
+      const hitsBefore = cache.stats().hits
+      await expectDetailsExact(slugs)
+      kept += cache.stats().hits - hitsBefore
+    }
+    // not everything was dropped every time: some writes were far down every branch
+    expect(kept).toBeGreaterThan(0)
+  }, 120_000)
 })

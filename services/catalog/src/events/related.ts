@@ -44,7 +44,7 @@ interface Candidate {
 
 interface Branch {
   key: string
-  /** the change keys of the category, city or tag it reads */
+  /** the change keys of the branch (relatedDeps) */
   deps: string[]
   read(database: Database, nowMs: number): Promise<Candidate[]>
 }
@@ -103,24 +103,41 @@ const read =
   async ({ db }: Database, nowMs: number): Promise<Candidate[]> =>
     pick(branchQueries(db)).execute({ ...ids, ...upcomingParams(nowMs) })
 
+/**
+ * The change keys of each branch (migration 0028): a write announces one only when an event it
+ * changes may be among that branch's first CANDIDATES + 1, so an approval landing far down a
+ * category leaves the details of that category cached.
+ */
+const branchKeys = (self: Pick<RelatedTo, 'categorySlug' | 'citySlug'>) => ({
+  category: `rel:cat:${self.categorySlug}`,
+  cityCategory: `rel:citycat:${self.citySlug}:${self.categorySlug}`,
+  city: `rel:city:${self.citySlug}`,
+  tag: (slug: string) => `rel:tag:${slug}`,
+})
+
+/** What a detail's `related` depends on: the change keys of every branch it reads. */
+export function relatedDeps(self: RelatedTo): string[] {
+  const keys = branchKeys(self)
+  return [keys.category, ...(self.cityId ? [keys.cityCategory, keys.city] : []), ...self.tags.map((t) => keys.tag(t.slug))]
+}
+
 function branchesOf(self: RelatedTo): Branch[] {
-  const category = `list:cat:${self.categorySlug}`
+  const keys = branchKeys(self)
   const branches: Branch[] = [
-    { key: `related:cat:${self.categoryId}`, deps: [category], read: read((q) => q.category, { categoryId: self.categoryId }) },
+    { key: `related:cat:${self.categoryId}`, deps: [keys.category], read: read((q) => q.category, { categoryId: self.categoryId }) },
   ]
   if (self.cityId) {
-    const city = `list:city:${self.citySlug}`
     branches.push(
       {
         key: `related:city-cat:${self.cityId}:${self.categoryId}`,
-        deps: [city, category],
+        deps: [keys.cityCategory],
         read: read((q) => q.cityCategory, { cityId: self.cityId, categoryId: self.categoryId }),
       },
-      { key: `related:city:${self.cityId}`, deps: [city], read: read((q) => q.city, { cityId: self.cityId }) },
+      { key: `related:city:${self.cityId}`, deps: [keys.city], read: read((q) => q.city, { cityId: self.cityId }) },
     )
   }
   for (const tag of self.tags)
-    branches.push({ key: `related:tag:${tag.id}`, deps: [`list:tag:${tag.slug}`], read: read((q) => q.tag, { tagId: tag.id }) })
+    branches.push({ key: `related:tag:${tag.id}`, deps: [keys.tag(tag.slug)], read: read((q) => q.tag, { tagId: tag.id }) })
   return branches
 }
 

@@ -577,9 +577,6 @@ export async function findPublishedEvent({ db }: Database, slugOrId: string) {
     id: row.id,
     slug: row.slug,
     title: row.title,
-    categorySlug: row.categorySlug,
-    citySlug: row.citySlug,
-    tagSlugs: row.tags.map(([, slug]) => slug),
     relatedTo,
   }
 }
