@@ -117,11 +117,6 @@ export interface ResponseCache {
    * `respond` computation: it relies on the data version that `respond` has just read.
    */
   remember<T>(key: string, compute: () => Promise<{ value: T; deps?: string[]; expiresAt?: number }>): Promise<T>
-  /**
-   * `remember` for values found together (one query for all that are missing): the values of
-   * `keys` in order, undefined where `compute` found none (nothing is kept for those).
-   */
-  rememberEach<T>(keys: string[], compute: (missing: string[]) => Promise<Map<string, T>>, depsOf: (key: string) => string[]): Promise<(T | undefined)[]>
   readonly size: number
   /**
    * The data version the entries hold: a computation inside `respond` reads data at least this
@@ -390,51 +385,32 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     async remember(key, compute) {
       // kept as the value itself (never sent, so never serialised or compressed); the version was
       // read by the `respond` this runs inside
-      const cached = rememberedValue(key)
-      if (cached) return cached.value as never
+      const memoKey = `=${key}`
+      const cached = entries.get(memoKey)
+      if (cached && cached.expiresAt > Date.now()) {
+        counters.hits++
+        used.touch(cached.used!)
+        return cached.value as never
+      }
+      counters.misses++
       const at = version
       const { value, deps, expiresAt } = await compute()
-      if (version === at) keepValue(key, value, deps, expiresAt)
+      if (version === at)
+        store(
+          memoKey,
+          {
+            key: memoKey,
+            status: 200,
+            value,
+            etag: '',
+            expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
+            deps: null,
+            bytes: valueBytes(value) + memoKey.length * 2 + ENTRY_OVERHEAD_BYTES + depBytes(deps),
+          },
+          deps,
+        )
       return value
     },
-    async rememberEach(keys, compute, depsOf) {
-      const values = keys.map((key) => rememberedValue(key))
-      const missing = keys.filter((_, i) => !values[i])
-      if (!missing.length) return values.map((v) => v!.value as never)
-      const at = version
-      const found = await compute(missing)
-      if (version === at) for (const [key, value] of found) keepValue(key, value, depsOf(key))
-      return keys.map((key, i) => (values[i] ? (values[i]!.value as never) : found.get(key)))
-    },
-  }
-
-  /** A remembered value still valid (a hit), or undefined (a miss); counted either way. */
-  function rememberedValue(key: string): Entry | undefined {
-    const cached = entries.get(`=${key}`)
-    if (cached && cached.expiresAt > Date.now()) {
-      counters.hits++
-      used.touch(cached.used!)
-      return cached
-    }
-    counters.misses++
-    return undefined
-  }
-
-  function keepValue(key: string, value: unknown, deps: string[] | undefined, expiresAt = Number.POSITIVE_INFINITY) {
-    const memoKey = `=${key}`
-    store(
-      memoKey,
-      {
-        key: memoKey,
-        status: 200,
-        value,
-        etag: '',
-        expiresAt,
-        deps: null,
-        bytes: valueBytes(value) + memoKey.length * 2 + ENTRY_OVERHEAD_BYTES + depBytes(deps),
-      },
-      deps,
-    )
   }
 }
 

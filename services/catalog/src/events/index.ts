@@ -93,7 +93,7 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
           const found = await findPublishedEvent(database, params.slug)
           const self = `event:${params.slug}`
           if (!found) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
-          const related = await relatedEvents(database, found.relatedTo, at, cache, indexAtCacheVersion)
+          const related = await relatedEvents(database, found.relatedTo, at, cache.remember, indexAtCacheVersion)
           // `related` lists upcoming events: it changes when a date does
           // and when a write changes the first places of a category, city or tag it is drawn from
           const deps = [self, ...relatedDeps(found.relatedTo)]

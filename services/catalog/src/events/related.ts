@@ -11,17 +11,15 @@
 // all. The cost is bounded by the number of tags (at most 10), never by how many events share them.
 //
 // With the list index (list-index.ts) at the cache's version, the same branches are read from
-// memory and PostgreSQL reads only the chosen cards by id, those the cache does not hold already
-// (kept by id: the same events are the related ones of many details): no branch is kept in the
-// cache (the branches were 58% of its bytes under the bench's detail scenario, crowding out
-// answers).
+// memory and PostgreSQL reads only the chosen cards by id: no branch is kept in the cache (the
+// branches were 58% of its bytes under the bench's detail scenario, crowding out answers).
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import { categories, cities, eventTags, events, type Database, type Db } from '@app/db'
 import type { ResponseCache } from '@app/kit'
 import { CARD_FIELDS, jsonOf } from './cards'
 import { CANDIDATES, RELATED_LIMIT, type IndexView } from './list-index'
 import { preparedPerDatabase } from './prepared'
-import { cardsById, cardsOf } from './service'
+import { cardsOf } from './service'
 import { nextDateChange, upcomingParams, upcomingPrepared } from './windows'
 
 /** What `related` is computed from: the event and what it is filed under. */
@@ -144,42 +142,26 @@ function branchesOf(self: RelatedTo): Branch[] {
 }
 
 /**
- * The related events of `self`, each one's JSON text. With the route's `cache`: from the index,
- * each card is read once until its event changes; without the index, each branch is read once
- * until a write may change its first places (relatedDeps) or the date changes.
+ * The related events of `self`, each one's JSON text. With `remember` (the route's cache) each
+ * branch is read once until a write touches its category, city or tag, or the date changes.
  */
 export async function relatedEvents(
   database: Database,
   self: RelatedTo,
   nowMs: number,
-  cache?: Pick<ResponseCache, 'remember' | 'rememberEach'>,
+  remember?: ResponseCache['remember'],
   index?: () => Promise<IndexView | undefined>,
 ): Promise<string[]> {
   const view = await index?.()
   if (view) {
     const ids = view.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags.map((t) => t.id) }, nowMs)
-    if (!ids.length) return []
-    if (!cache) return cardsOf(database, ids)
-    // the same few events are the related ones of many details (the soonest of a category, the
-    // newest of a tag): their cards are kept by id until their event changes
-    const cards = await cache.rememberEach(
-      ids.map((id) => `card:${id}`),
-      async (missing) => {
-        const found = await cardsById(
-          database,
-          missing.map((key) => key.slice(5)),
-        )
-        return new Map([...found].map(([id, card]) => [`card:${id}`, card]))
-      },
-      (key) => [`event:${key.slice(5)}`],
-    )
-    return cards.filter((card): card is string => card !== undefined)
+    return ids.length ? cardsOf(database, ids) : []
   }
   const expiresAt = nextDateChange(nowMs)
   const lists = await Promise.all(
     branchesOf(self).map((branch) =>
-      cache
-        ? cache.remember(`${branch.key}@${expiresAt}`, async () => ({
+      remember
+        ? remember(`${branch.key}@${expiresAt}`, async () => ({
             value: await branch.read(database, nowMs),
             deps: branch.deps,
             expiresAt,

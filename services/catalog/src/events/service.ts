@@ -512,15 +512,10 @@ const cardQueries = preparedPerDatabase((db: Db) =>
  * hold reads the database, so with the database down a list is a 503 as it was before the index
  * (not a 200 answered from memory while nothing could confirm it; test/faults).
  */
-export async function cardsOf(database: Database, ids: string[]): Promise<string[]> {
-  const cards = await cardsById(database, ids)
-  return ids.map((id) => cards.get(id)).filter((card): card is string => card !== undefined)
-}
-
-/** The cards of those of `ids` that are published, by id. */
-export async function cardsById({ db }: Database, ids: string[]): Promise<Map<string, string>> {
+export async function cardsOf({ db }: Database, ids: string[]): Promise<string[]> {
   const rows = await cardQueries(db).execute({ ids })
-  return new Map(rows.map((r) => [r.id, r.card]))
+  const cards = new Map(rows.map((r) => [r.id, r.card]))
+  return ids.map((id) => cards.get(id)).filter((card): card is string => card !== undefined)
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
