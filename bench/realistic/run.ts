@@ -22,7 +22,7 @@ import { relatedEvents } from '../../services/catalog/src/events/related'
 import { captureQueries, pgbench, pgbenchScript } from './ceilings'
 import { renderReport, type RunResult, type Report } from './report'
 import { SCENARIOS, TARGETS, type Measured, type Scenario } from './scenarios'
-import { loadBenchData, urls, type BenchData } from './urls'
+import { loadBenchData, seeded, urls, type BenchData } from './urls'
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -190,22 +190,39 @@ const percentile = (values: number[], p: number) => {
   return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))], 1)
 }
 
-/** Submits an event and approves it through the API; the two latencies in ms. */
-function writer(catalog: string, admin: string, cookie: string, ids: { category: string; city: string }) {
+/** What the bench's writes are drawn from: every active category and city, the data's most used tags and title words. */
+interface WritePool {
+  categories: string[]
+  cities: string[]
+  tags: string[]
+  words: string[]
+}
+
+/**
+ * Submits an event and approves it through the API; the two latencies in ms. Each write is drawn
+ * (fixed seed) as submissions come: any category and city, one to three of the data's tags, a
+ * title of its words, a start within the next 180 days; so over a run the approvals touch every
+ * part of the catalogue, not one category and city over and over (as until the twelfth round).
+ */
+function writer(catalog: string, admin: string, cookie: string, pool: WritePool) {
+  const random = seeded(20261125)
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]
   let serial = 0
   return async () => {
+    const start = new Date(Date.now() + (1 + Math.floor(random() * 180)) * 86_400_000).toISOString().slice(0, 10)
+    const tags = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(pool.tags)))]
     const t0 = performance.now()
     const res = await fetch(`${catalog}/api/events/submit`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        title: `Bench Festival Tulis ${Date.now().toString(36)} ${++serial}`,
-        category_id: ids.category,
-        city_id: ids.city,
-        start_date: '2027-06-01',
+        title: `${pick(pool.words)} ${pick(pool.words)} ${pick(pool.words)} ${++serial}`,
+        category_id: pick(pool.categories),
+        city_id: pick(pool.cities),
+        start_date: start,
         organizer_name: 'Penulis Bench',
         contact_email: 'bench@example.id',
-        tags: 'bench-tulis, musik',
+        tags: tags.join(', '),
       }),
       signal: AbortSignal.timeout(10_000),
     })
@@ -356,10 +373,13 @@ async function main() {
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]
   if (login.status !== 200 || !cookie) throw new Error(`admin login answered ${login.status}`)
   const sql = postgres(DATABASE_URL!, { max: 1, onnotice: () => {} })
-  const [ids] =
-    await sql`select (select id from categories where is_active limit 1) as category, (select id from cities limit 1) as city`
+  // tags by name, as a submission names them (the data's most used ones)
+  const [pool] = await sql<{ categories: string[]; cities: string[]; tags: string[] }[]>`
+    select array(select id from categories where is_active order by slug) as categories,
+      array(select id from cities order by slug) as cities,
+      array(select name from tags where slug = any(${data.tags}) order by slug) as tags`
   await sql.end()
-  const write = writer(catalog.url, admin.url, cookie, { category: ids.category, city: ids.city })
+  const write = writer(catalog.url, admin.url, cookie, { ...pool, words: data.words })
 
   // the writes' own latency on an idle service
   const idle: number[] = []
