@@ -195,26 +195,23 @@ describe('related events: a write drops the details whose branches it may change
     const list = `/api/events?kategori=${crowded.categorySlug}`
     for (const path of [detail, list]) await get(app, path)
     expect(await missed(detail)).toBe(false)
+    /** An online event of the category, no tag, submitted then approved. */
+    async function approveNew(title: string, startsIn: number, endsIn: number) {
+      const id = Bun.randomUUIDv7()
+      await database.rows(sql`
+        insert into events (id, title, slug, start_date, end_date, category_id, organizer_name, status, is_free, event_type)
+        values (${id}, ${title}, ${id}, current_date + ${startsIn}::int, current_date + ${endsIn}::int, ${crowded.categoryId},
+          'Penyelenggara', 'pending', true, 'online')`)
+      await settled()
+      await database.rows(sql`update events set status = 'published', published_at = now() where id = ${id}`)
+      await settled()
+    }
     // the 15th event of the category by end date, no city, no tag: in no branch's first 7
-    const late = Bun.randomUUIDv7()
-    await database.rows(sql`
-      insert into events (id, title, slug, start_date, end_date, category_id, organizer_name, status, is_free, event_type)
-      values (${late}, 'Acara Paling Akhir', 'acara-paling-akhir', current_date + 400, current_date + 401, ${crowded.categoryId},
-        'Penyelenggara', 'pending', true, 'online')`)
-    await settled()
-    await database.rows(sql`update events set status = 'published', published_at = now() where id = ${late}`)
-    await settled()
+    await approveNew('Acara Paling Akhir', 400, 401)
     expect(await missed(list)).toBe(true)
     expect(await missed(detail)).toBe(false)
     // the soonest of the category: its branch's first places change
-    const soon = Bun.randomUUIDv7()
-    await database.rows(sql`
-      insert into events (id, title, slug, start_date, end_date, category_id, organizer_name, status, is_free, event_type)
-      values (${soon}, 'Acara Paling Awal', 'acara-paling-awal', current_date + 1, current_date + 1, ${crowded.categoryId},
-        'Penyelenggara', 'pending', true, 'online')`)
-    await settled()
-    await database.rows(sql`update events set status = 'published', published_at = now() where id = ${soon}`)
-    await settled()
+    await approveNew('Acara Paling Awal', 1, 1)
     expect(await missed(detail)).toBe(true)
     await expectDetailsExact(await publishedSlugs())
   })
