@@ -52,6 +52,11 @@ BEGIN
   RETURN keys;
 END
 $$;--> statement-breakpoint
+-- Every key a row of events announces (migration 0008's and the related ones above).
+CREATE OR REPLACE FUNCTION event_change_keys(e events, counted boolean) RETURNS text[] LANGUAGE sql STABLE AS $$
+  SELECT public_event_keys(e.id, e.slug, e.status::text, e.city_id, e.category_id)
+    || related_keys(e.id, e.status::text, e.end_date, e.city_id, e.category_id, counted)
+$$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION events_public_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   keys text[];
@@ -61,26 +66,22 @@ BEGIN
     SELECT count(*) INTO touched FROM new_rows;
     IF touched <= 50 THEN
       SELECT array_agg(DISTINCT k) INTO keys FROM new_rows n,
-        unnest(public_event_keys(n.id, n.slug, n.status::text, n.city_id, n.category_id)
-          || related_keys(n.id, n.status::text, n.end_date, n.city_id, n.category_id, touched = 1)) AS k;
+        unnest(event_change_keys(n, touched = 1)) AS k;
     END IF;
   ELSIF TG_OP = 'UPDATE' THEN
     SELECT count(*) INTO touched FROM new_rows;
     IF touched <= 50 THEN
       SELECT array_agg(DISTINCT k) INTO keys FROM (
-        SELECT unnest(public_event_keys(n.id, n.slug, n.status::text, n.city_id, n.category_id)
-          || related_keys(n.id, n.status::text, n.end_date, n.city_id, n.category_id, touched = 1)) AS k FROM new_rows n
+        SELECT unnest(event_change_keys(n, touched = 1)) AS k FROM new_rows n
         UNION ALL
-        SELECT unnest(public_event_keys(o.id, o.slug, o.status::text, o.city_id, o.category_id)
-          || related_keys(o.id, o.status::text, o.end_date, o.city_id, o.category_id, touched = 1)) FROM old_rows o
+        SELECT unnest(event_change_keys(o, touched = 1)) FROM old_rows o
       ) s;
     END IF;
   ELSE
     SELECT count(*) INTO touched FROM old_rows;
     IF touched <= 50 THEN
       SELECT array_agg(DISTINCT k) INTO keys FROM old_rows o,
-        unnest(public_event_keys(o.id, o.slug, o.status::text, o.city_id, o.category_id)
-          || related_keys(o.id, o.status::text, o.end_date, o.city_id, o.category_id, touched = 1)) AS k;
+        unnest(event_change_keys(o, touched = 1)) AS k;
     END IF;
   END IF;
   IF touched > 50 THEN
