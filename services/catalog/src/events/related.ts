@@ -6,9 +6,9 @@
 // category weigh 2, the city 1), the soonest first among equals.
 //
 // Each read is one "branch" shared by every event filed under the same category, city or tag, so
-// the route keeps branches in its cache (`remember`, with the change keys of that category, city
-// or tag): a detail page's miss then costs the event's own query and, mostly, no related query at
-// all. The cost is bounded by the number of tags (at most 10), never by how many events share them.
+// the route keeps branches in its cache (`remember`, with the branch's `rel:*` change keys, which
+// a write announces only when it may change the branch's first places: relatedDeps): a detail
+// page's miss then costs the event's own query and, mostly, no related query at all. The cost is bounded by the number of tags (at most 10), never by how many events share them.
 //
 // With the list index (list-index.ts) at the cache's version, the same branches are read from
 // memory and PostgreSQL reads only the chosen cards by id: no branch is kept in the cache (the
