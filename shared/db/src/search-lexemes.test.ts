@@ -105,50 +105,60 @@ test('a rewritten search matches exactly the events its prefixes match', async (
   expect(await eventSearchQuery(database, '!!!')).toBeNull()
 })
 
-test('`search:lexemes` is announced when a lexeme appears or vanishes, not for a write of known words', async () => {
+/** What each write announced (migration 0008's payloads), collected up to a marker sent after it. */
+async function announcedBy(write: () => Promise<unknown>): Promise<(string[] | null)[]> {
   const payloads: string[] = []
   const unlisten = await database.listen('data_version', (payload) => void payloads.push(payload))
-  /** How many times `write` announced the key: everything it announced arrives before a marker sent after it. */
-  const announcements = async (write: () => Promise<unknown>) => {
-    payloads.length = 0
+  try {
     await write()
     await database.rows(sql`select pg_notify('data_version', 'marker')`)
     const deadline = Date.now() + 3000
     while (!payloads.includes('marker') && Date.now() < deadline) await Bun.sleep(5)
     expect(payloads).toContain('marker')
-    return payloads.filter((p) => p.includes('search:lexemes')).length
-  }
-  const announced = async (write: () => Promise<unknown>) => (await announcements(write)) > 0
-  try {
-    // a second row with the lexemes of a published event: the counts move, the set does not
-    const copy = (id: string) => sql`
-      insert into event_search (event_id, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type, is_free, lexemes)
-      select ${id}, created_at, title, start_date, ticket_price_min, city_id, category_id, event_type, is_free, lexemes
-      from event_search order by event_id limit 1`
-    expect(await announced(() => database.db.execute(copy('copy-of-first')))).toBe(false)
-    expect(await announced(() => database.db.execute(sql`delete from event_search where event_id = 'copy-of-first'`))).toBe(false)
-    expect(await drift()).toEqual([])
-    const [event] = await database.rows<{ id: string }>(
-      sql`select id from events where status = 'pending' order by id desc limit 1`,
-    )
-    await database.db.execute(sql`update events set status = 'published' where id = ${event.id}`)
-    // a word no published event holds
-    expect(
-      await announced(() => database.db.execute(sql`update events set title = 'Gamelanisasi Plutonik' where id = ${event.id}`)),
-    ).toBe(true)
-    // a bulk statement bringing new words to several events: announced once
-    const bulk = await database.rows<{ id: string }>(sql`select id from events where status = 'published' order by id limit 3`)
-    const bulkWrite = () =>
-      database.db.execute(
-        sql`update events set title = title || ' Kwazimodo' || right(id, 3) where id in (${bulk[0].id}, ${bulk[1].id}, ${bulk[2].id})`,
-      )
-    expect(await announcements(bulkWrite)).toBe(1)
-    // its last holder leaves
-    expect(await announced(() => database.db.execute(sql`update events set status = 'rejected' where id = ${event.id}`))).toBe(
-      true,
-    )
-    expect(await drift()).toEqual([])
+    return payloads.filter((p) => p !== 'marker').map((p) => (p.startsWith('{') ? (JSON.parse(p).k as string[]) : null))
   } finally {
     await unlisten()
   }
+}
+
+/** The keys the events trigger announced (a new word's trigrams come in a notification of their own). */
+const ofEvents = (announced: (string[] | null)[]) => announced.find((keys) => keys?.some((k) => k.startsWith('event:')))
+
+test('a write announces w:<first 3 letters> of every lexeme of the event, before and after (migration 0029)', async () => {
+  const [event] = await database.rows<{ id: string }>(sql`select id from events where status = 'pending' order by id desc limit 1`)
+  const lexemeKeys = async () =>
+    (
+      await database.rows<{ key: string }>(sql`
+        select distinct 'w:' || left(l, 3) as key from events, unnest(tsvector_to_array(search_document)) as l where id = ${event.id}`)
+    ).map((r) => r.key)
+  // pending: nothing of the search is public, no word key
+  const pending = await announcedBy(() => database.db.execute(sql`update events set title = 'Gamelan Plutonik' where id = ${event.id}`))
+  expect(pending.flat().filter((k) => k?.startsWith('w:'))).toEqual([])
+  const published = ofEvents(await announcedBy(() => database.db.execute(sql`update events set status = 'published' where id = ${event.id}`)))
+  const before = await lexemeKeys()
+  expect(before).toContain('w:plu')
+  expect(published).toEqual(expect.arrayContaining(before))
+  // a new title: the keys of the words it lost and of those it gained
+  const retitled = ofEvents(await announcedBy(() => database.db.execute(sql`update events set title = 'Orkestra Kuantum' where id = ${event.id}`)))
+  expect(retitled).toEqual(expect.arrayContaining([...before, ...(await lexemeKeys())]))
+  expect(retitled).toContain('w:kua')
+  // unpublished: the keys of what it held
+  const hidden = ofEvents(await announcedBy(() => database.db.execute(sql`update events set status = 'rejected' where id = ${event.id}`)))
+  expect(hidden).toContain('w:kua')
+})
+
+test('a new dictionary word announces its trigrams; a known one nothing; a payload too long gives up word keys first', async () => {
+  const [event] = await database.rows<{ id: string }>(sql`select id from events where status = 'published' order by id limit 1`)
+  const fresh = await announcedBy(() => database.db.execute(sql`insert into search_words (word) values ('zorblaxian') on conflict do nothing`))
+  const [{ trigrams }] = await database.rows<{ trigrams: string[] }>(sql`select show_trgm('zorblaxian') as trigrams`)
+  expect(fresh).toEqual([trigrams.map((t) => `tri:${t}`).sort()])
+  expect(await announcedBy(() => database.db.execute(sql`insert into search_words (word) values ('zorblaxian') on conflict do nothing`))).toEqual([])
+  // a description of 3,000 words of as many first letters: its word keys would not fit in a notification
+  const letters = (n: number) => [n % 26, Math.floor(n / 26) % 26, Math.floor(n / 676) % 26].map((c) => String.fromCharCode(97 + c)).join('')
+  const words = Array.from({ length: 3000 }, (_, i) => `${letters(i * 5)}ara`).join(' ')
+  const long = await announcedBy(() => database.db.execute(sql`update events set description = ${words} where id = ${event.id}`))
+  const eventKeys = ofEvents(long)
+  expect(eventKeys).toContain('search:all')
+  expect(eventKeys).toContain(`event:${event.id}`)
+  expect(eventKeys!.filter((k) => k.startsWith('w:') || k.startsWith('tri:'))).toEqual([])
 })

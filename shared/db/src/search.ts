@@ -47,12 +47,21 @@ const TYPO_EXPANSIONS = 3
 export interface EventSearch {
   tsquery: string
   match: string
+  /** The change keys the search's answer depends on (see WordTerms.keys). */
+  keys: string[]
 }
 
 /** What the query needs of one word: its stand-ins and its part of `match` (null: a stop word). */
 export interface WordTerms {
   standIns: string[]
   match: string | null
+  /**
+   * The change keys (migration 0029) that hold both this word's terms and the events they match:
+   * `w:` + the first 3 letters of each lexeme of the word and its stand-ins, `tri:` + each of the
+   * word's trigrams (a new dictionary word that could stand in for it shares one); `list:all` for
+   * a term of 1-2 letters, whose lexemes no fixed key names.
+   */
+  keys: string[]
 }
 
 /** The terms of each of `words`, however they are found (the route keeps them in its cache). */
@@ -74,7 +83,32 @@ export async function eventSearchQuery(
     .filter(Boolean)
     .map((m) => `(${m})`)
     .join(' & ')
-  return { tsquery, match }
+  const keys = [...new Set(words.flatMap((w) => terms.get(w)?.keys ?? ['list:all']))]
+  return { tsquery, match, keys: keys.includes('list:all') ? ['list:all'] : keys }
+}
+
+/**
+ * Enough of a word's trigrams that every word similar enough to stand in for it shares one: a
+ * stand-in shares at least TYPO_SIMILARITY of the union of both words' trigrams, so at least 0.45
+ * of this word's n trigrams, and leaving out fewer than that always keeps one (a margin of 0.05
+ * for pg_trgm's float4 arithmetic). The ones left out are those padded with spaces, the start and
+ * end of a word, which many words share.
+ */
+function standInTrigrams(trigrams: string[]): string[] {
+  const spaces = (t: string) => t.split(' ').length
+  const byRarity = [...trigrams].sort((a, b) => spaces(a) - spaces(b))
+  return byRarity.slice(0, trigrams.length - Math.floor(trigrams.length * (TYPO_SIMILARITY - 0.05)))
+}
+
+/** The operands (lexemes or prefixes) of a tsquery as PostgreSQL writes it: `'a' & 'b':*`. */
+function operands(tsquery: string): string[] {
+  return [...tsquery.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replace(/''/g, "'"))
+}
+
+/** The key of the events holding a lexeme an operand matches (its first 3 letters, as SQL's left()). */
+function lexemeKey(operand: string): string {
+  const letters = Array.from(operand)
+  return letters.length >= 3 ? `w:${letters.slice(0, 3).join('')}` : 'list:all'
 }
 
 /** A prefix that stands for more lexemes than this stays a prefix (a partial match). */
@@ -97,8 +131,8 @@ export async function wordTerms(database: Database, words: string[]): Promise<Ma
   // (0.19 ms in all)
   const expansions = await searchExpansions(database, words)
   const terms = [...new Set(words.flatMap((w) => [w, ...(expansions.get(w) ?? [])]))]
-  const rows = await database.rows<{ term: string; normalised: string; lexemes: string[] | null }>(sql`
-    select t.term, n.q as normalised,
+  const rows = await database.rows<{ term: string; normalised: string; lexemes: string[] | null; trigrams: string[] }>(sql`
+    select t.term, n.q as normalised, show_trgm(t.term) as trigrams,
       case when p.stem is not null and strpos(p.stem, chr(92)) = 0 then array(
         select l.lexeme from search_lexemes l
         where l.lexeme >= p.stem collate "C" and l.lexeme < (p.stem || chr(1114111)) collate "C"
@@ -108,23 +142,29 @@ export async function wordTerms(database: Database, words: string[]): Promise<Ma
     cross join lateral (select to_tsquery('indonesian', t.term || ':*')::text as q) n
     cross join lateral (select substring(n.q from '^''([^'']+)'':[*]$') as stem) p`)
   /** a term's part: null for a stop word (dropped, as to_tsquery drops it), '' for a prefix no lexeme has */
-  const partOf = new Map<string, { part: string | null; normalised: string }>()
-  for (const { term, normalised, lexemes } of rows) {
-    if (!normalised) partOf.set(term, { part: null, normalised })
+  const partOf = new Map<string, { part: string | null; normalised: string; trigrams: string[] }>()
+  for (const { term, normalised, lexemes, trigrams } of rows) {
+    if (!normalised) partOf.set(term, { part: null, normalised, trigrams })
     else if (lexemes && lexemes.length <= MAX_PREFIX_LEXEMES)
-      partOf.set(term, { part: lexemes.map(operand).join(' | '), normalised })
+      partOf.set(term, { part: lexemes.map(operand).join(' | '), normalised, trigrams })
     // too many lexemes, or more than one (a word the parser splits): as normalised
-    else partOf.set(term, { part: `(${normalised})`, normalised })
+    else partOf.set(term, { part: `(${normalised})`, normalised, trigrams })
   }
   return new Map(
     words.map((w) => {
       const standIns = expansions.get(w) ?? []
-      const parts = [w, ...standIns].map((t) => partOf.get(t)!).filter((t) => t.part !== null)
+      const terms = [w, ...standIns].map((t) => partOf.get(t)!)
+      const parts = terms.filter((t) => t.part !== null)
       const matching = parts.filter((t) => t.part)
       // a typo no event holds drops out of its OR; a word none of whose terms any event holds
       // matches nothing, so the search matches nothing: a prefix of it says so (an empty range)
       const match = matching.length ? matching.map((t) => t.part).join(' | ') : parts.length ? `(${parts[0].normalised})` : null
-      return [w, { standIns, match }]
+      // every term counts, also one no event holds yet: the event that brings it announces its key
+      const keys = new Set([
+        ...terms.flatMap((t) => operands(t.normalised).map(lexemeKey)),
+        ...standInTrigrams(partOf.get(w)!.trigrams).map((t) => `tri:${t}`),
+      ])
+      return [w, { standIns, match, keys: keys.has('list:all') ? ['list:all'] : [...keys] }]
     }),
   )
 }

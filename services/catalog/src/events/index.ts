@@ -54,7 +54,7 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
             status: 200,
             json,
             expiresAt: datedUntil,
-            deps: listDeps(query),
+            deps: listDeps(searchReady),
           }
         })
       },

@@ -259,3 +259,73 @@ describe('related events: a write drops the details whose branches it may change
     expect(kept).toBeGreaterThan(0)
   }, 120_000)
 })
+
+describe('searches: a write drops the searches whose words it may match, no others (migration 0029)', () => {
+  test('through submissions, approvals and edits, every cached search equals the uncached one', async () => {
+    const seeded = (
+      await database.rows<{ w: string }>(sql`
+        select distinct w from events, regexp_split_to_table(lower(title), '[^a-z]+') as w
+        where status = 'published' and length(w) >= 5 order by w limit 8`)
+    ).map((r) => r.w)
+    const typo = (w: string) => w.slice(0, 2) + w.slice(3)
+    // zorblax: a word no event holds yet; zorblx and xorblax: typos whose stand-in it becomes
+    // once submitted (xorblax shares no first letters with it: only its trigrams tie them)
+    const words = [...seeded, ...seeded.slice(0, 4).map(typo), 'zorblax', 'zorblx', 'xorblax', 'orkestra']
+    const paths = [
+      ...words.map((q) => `/api/events?q=${q}`),
+      ...seeded.slice(0, 4).map((w, i) => `/api/events?q=${w}%20${words[(i + 5) % words.length]}`),
+      `/api/events?q=${seeded[0]}&sort=title_asc`,
+      `/api/events?q=${seeded[1]}&sort=relevance&facets=1`,
+      `/api/events?q=${seeded[2]}&limit=2&page=2`,
+      `/api/events?q=zorblx&kota=bandung`,
+    ]
+    async function expectSearchesExact(step: string) {
+      for (const path of paths) {
+        const truth = await get(uncached, path)
+        const answer = await get(app, path)
+        expect({ step, path, status: answer.status, body: answer.text }).toEqual({ step, path, status: truth.status, body: truth.text })
+      }
+    }
+    const [{ id: categoryId }] = await database.rows<{ id: string }>(sql`select id from categories where is_active order by slug limit 1`)
+    const submitted = async (title: string) => {
+      const res = await post(app, '/api/events/submit', {
+        title,
+        category_id: categoryId,
+        start_date: '2027-06-01',
+        organizer_name: 'Penguji Pencarian',
+        contact_email: 'cari@example.id',
+      })
+      expect(res.status).toBe(201)
+      return (res.body as { event: { id: string } }).event.id
+    }
+    const [target] = await database.rows<{ id: string }>(sql`select id from events where status = 'published' order by id desc limit 1`)
+    let newcomer = ''
+    const steps: [string, () => Promise<unknown>][] = [
+      ['submitted (a new dictionary word, nothing public)', async () => (newcomer = await submitted('Malam Zorblax Raya'))],
+      ['approved', () => database.rows(sql`update events set status = 'published', published_at = now() where id = ${newcomer}`)],
+      ['a title takes a seeded word', () => database.rows(sql`update events set title = ${`Orkestra ${seeded[3]}`} where id = ${target.id}`)],
+      ['a price changes (no word)', () => database.rows(sql`update events set ticket_price_min = 75000, is_free = false where id = ${target.id}`)],
+      ['the newcomer loses its word', () => database.rows(sql`update events set title = 'Malam Raya' where id = ${newcomer}`)],
+      ['the newcomer gets it back', () => database.rows(sql`update events set title = 'Malam Zorblax Raya' where id = ${newcomer}`)],
+      ['unpublished', () => database.rows(sql`update events set status = 'draft' where id = ${target.id}`)],
+      ['deleted', () => database.rows(sql`delete from events where id = ${newcomer}`)],
+    ]
+    await expectSearchesExact('before any write')
+    let kept = 0
+    for (const [step, write] of steps) {
+      await write()
+      await settled()
+      const hitsBefore = cache.stats().hits
+      await expectSearchesExact(step)
+      kept += cache.stats().hits - hitsBefore
+      if (step === 'approved')
+        // found by its word and by both typos, from the cache
+        for (const q of ['zorblax', 'zorblx', 'xorblax']) {
+          const { body } = await get(app, `/api/events?q=${q}`)
+          expect({ q, titles: (body.data as { title: string }[]).map((e) => e.title) }).toEqual({ q, titles: ['Malam Zorblax Raya'] })
+        }
+    }
+    // not every search was dropped by every write
+    expect(kept).toBeGreaterThan(0)
+  }, 120_000)
+})

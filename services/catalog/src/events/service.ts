@@ -88,7 +88,7 @@ const TAG_ORDER = listOrders({
  * A list query whose `q` was turned into its tsquery (typo expansion needs a lookup), and the
  * normalised form it matches with (see EventSearch).
  */
-export type SearchReady = { tsquery?: string | null; match?: string }
+export type SearchReady = { tsquery?: string | null; match?: string; searchKeys?: string[] }
 
 /** The tsquery a search matches with, or null when `q` has no words. */
 function matchQuery(query: { q?: string } & SearchReady): SQL | null {
@@ -98,18 +98,18 @@ function matchQuery(query: { q?: string } & SearchReady): SQL | null {
 }
 
 /**
- * Announced when the lexemes of the search copy change (one appears or the last event holding one
- * leaves; migration 0027): a word's rewrite into lexemes, and its stand-ins, hold until then.
+ * Announced by a write whose word and trigram keys did not fit in its notification (migration
+ * 0029): every search and every word's terms depend on it.
  */
-const SEARCH_LEXEMES_KEY = 'search:lexemes'
+const SEARCH_ALL_KEY = 'search:all'
 
 /**
  * Resolves `q` into its tsquery once, before the list, facet and calendar queries use it. With
- * `remember` (the route's cache) each word's stand-ins and lexemes (wordTerms) are kept until the
- * search copy's lexemes change (SEARCH_LEXEMES_KEY), which most writes do not: a search miss whose
- * words were seen before sends no dictionary query; the bench's 26.5k distinct searches hold 2.7k
- * words. Typo stand-ins come from the dictionary of every submitted word, so one a write added
- * without a new lexeme (a pending submission) shows from the next change of the lexemes on.
+ * `remember` (the route's cache) each word's stand-ins and lexemes (wordTerms) are kept until a
+ * write announces one of the word's keys (WordTerms.keys: an event holding a lexeme under one of
+ * its terms, a dictionary word sharing one of its trigrams), which most writes do not: a search
+ * miss whose words were seen before sends no dictionary query; the bench's 26.5k distinct searches
+ * hold 2.7k words.
  */
 export async function prepareSearch<Q extends { q?: string }>(
   database: Database,
@@ -122,17 +122,19 @@ export async function prepareSearch<Q extends { q?: string }>(
         new Map(
           await Promise.all(
             words.map(async (word) => {
-              const own = await remember(`search-word:${word}`, async () => ({
-                value: (await wordTerms(database, [word])).get(word)!,
-                deps: [SEARCH_LEXEMES_KEY],
-              }))
+              const own = await remember(`search-word:${word}`, async () => {
+                const terms = (await wordTerms(database, [word])).get(word)!
+                return { value: terms, deps: [...terms.keys, SEARCH_ALL_KEY] }
+              })
               return [word, own] as const
             }),
           ),
         )
     : undefined
   const search = await eventSearchQuery(database, query.q, expand)
-  return search ? { ...query, tsquery: search.tsquery, match: search.match } : { ...query, tsquery: null }
+  return search
+    ? { ...query, tsquery: search.tsquery, match: search.match, searchKeys: search.keys }
+    : { ...query, tsquery: null }
 }
 
 /**
@@ -144,12 +146,14 @@ export const SEARCH_COUNT_CAP = 1000
 
 /**
  * The change keys a list answer depends on (migration 0008): every event it can contain is in
- * the filtered city, category or tag, so a write elsewhere cannot change it.
+ * the filtered city, category or tag, or holds a lexeme of the search's terms (migration 0029),
+ * so a write elsewhere cannot change it.
  */
-export function listDeps(query: { kota?: string; kategori?: string; tag?: string }): string[] {
+export function listDeps(query: { kota?: string; kategori?: string; tag?: string } & SearchReady): string[] {
   if (query.kota) return [`list:city:${query.kota}`]
   if (query.kategori) return [`list:cat:${query.kategori}`]
   if (query.tag) return [`list:tag:${query.tag}`]
+  if (query.searchKeys && !query.searchKeys.includes('list:all')) return [...query.searchKeys, SEARCH_ALL_KEY]
   return ['list:all']
 }
 
@@ -242,7 +246,7 @@ function countsOnly(query: EventListQuery, nowMs = Date.now()): boolean {
 
 /** The first `size` published events in the query's order that pass its filters other than `q`. */
 function orderWindow(db: Db, query: EventListQuery, size: number, nowMs?: number) {
-  const { q: _q, tsquery: _tsquery, match: _match, ...others } = query as EventListQuery & SearchReady
+  const { q: _q, tsquery: _tsquery, match: _match, searchKeys: _searchKeys, ...others } = query as EventListQuery & SearchReady
   return db
     .select({ id: events.id })
     .from(events)
@@ -465,6 +469,7 @@ export async function listEvents(database: Database, query: EventListQuery, page
     facets: _facets,
     tsquery: _tsquery,
     match: _match,
+    searchKeys: _searchKeys,
     ...filters
   } = query as EventListQuery & SearchReady
   const totalKey = cacheKey('events-total', { ...filters, _cap: queries.countCap ?? undefined, _dated: options.expiresAt })
