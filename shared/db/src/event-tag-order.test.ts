@@ -16,7 +16,7 @@ afterAll(async () => {
 const drift = () =>
   database.rows<{ tag_id: string; event_id: string; kept: boolean }>(sql`
     with expected as (
-      select et.tag_id, e.id as event_id, e.created_at, e.start_date, e.ticket_price_min, e.title
+      select et.tag_id, e.id as event_id, e.created_at, e.start_date, e.ticket_price_min, e.title, e.end_date
       from event_tags et join events e on e.id = et.event_id where e.status = 'published'
     ), differ as (
       (select *, true as kept from event_tag_order except select *, true from expected)
@@ -55,6 +55,9 @@ test('publish, retitle, re-date, reprice, tag links, unpublish, delete, bulk sta
     sql`update events set title = 'Judul Baru', start_date = start_date + 1, ticket_price_min = 12345 where id = ${event.id}`,
   )
   expect((await rowsOf(event.id)).map((r) => r.title)).toEqual(['Judul Baru', 'Judul Baru'])
+  expect(await drift()).toEqual([])
+  // the end date alone (the order of the tag's related-events branch, migration 0030)
+  await database.db.execute(sql`update events set end_date = end_date + 3 where id = ${event.id}`)
   expect(await drift()).toEqual([])
 
   // links: one added, one removed, one moved to another tag

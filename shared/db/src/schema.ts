@@ -222,6 +222,8 @@ export const eventTagOrder = pgTable(
     eventId: text('event_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     startDate: date('start_date').notNull(),
+    // the order of the tag's related-events branch (migration 0030)
+    endDate: date('end_date').notNull(),
     ticketPriceMin: numeric('ticket_price_min', { precision: 14, scale: 2 }).notNull(),
     title: text('title').notNull(),
   },
@@ -231,6 +233,7 @@ export const eventTagOrder = pgTable(
     index('event_tag_order_start_idx').on(t.tagId, t.startDate, t.eventId),
     index('event_tag_order_price_idx').on(t.tagId, t.ticketPriceMin, t.eventId),
     index('event_tag_order_title_idx').on(t.tagId, t.title, t.eventId),
+    index('event_tag_order_end_idx').on(t.tagId, t.endDate, t.eventId),
   ],
 )
 

@@ -189,25 +189,27 @@ describe('related events: a write drops the details whose branches it may change
     }
   }
 
-  test("an approval far down every branch leaves its category's details cached; one among the first places drops them", async () => {
+  test("an approval far down every branch leaves its category's and tag's details cached; one among the first places drops them", async () => {
     const neighbour = (await database.rows<{ slug: string }>(sql`select slug from events where id = ${crowded.ids[1]}`))[0].slug
     const detail = `/api/events/${neighbour}`
     const list = `/api/events?kategori=${crowded.categorySlug}`
     for (const path of [detail, list]) await get(app, path)
     expect(await missed(detail)).toBe(false)
-    /** An online event of the category, no tag, submitted then approved. */
-    async function approveNew(title: string, startsIn: number, endsIn: number) {
+    /** An online event of the category, with the crowded tag or none, submitted then approved. */
+    async function approveNew(title: string, startsIn: number, endsIn: number, tagged = false) {
       const id = Bun.randomUUIDv7()
       await database.rows(sql`
         insert into events (id, title, slug, start_date, end_date, category_id, organizer_name, status, is_free, event_type)
         values (${id}, ${title}, ${id}, current_date + ${startsIn}::int, current_date + ${endsIn}::int, ${crowded.categoryId},
           'Penyelenggara', 'pending', true, 'online')`)
+      if (tagged) await database.rows(sql`insert into event_tags (event_id, tag_id) values (${id}, ${crowded.tagId})`)
       await settled()
       await database.rows(sql`update events set status = 'published', published_at = now() where id = ${id}`)
       await settled()
     }
-    // the 15th event of the category by end date, no city, no tag: in no branch's first 7
-    await approveNew('Acara Paling Akhir', 400, 401)
+    // the 15th event of the category by end date, no city, tagged as the neighbour (the newest of
+    // the tag, but the last of its upcoming events to end): in no branch's first 7
+    await approveNew('Acara Paling Akhir', 400, 401, true)
     expect(await missed(list)).toBe(true)
     expect(await missed(detail)).toBe(false)
     // the soonest of the category: its branch's first places change

@@ -102,7 +102,7 @@ describe('IndexData', () => {
         upcoming.filter((r) => r.cityId === self.cityId && r.categoryId === self.categoryId).sort(soonest),
         upcoming.filter((r) => r.cityId === self.cityId).sort(soonest),
       )
-    for (const tag of self.tags) branches.push(upcoming.filter((r) => r.tags.includes(tag)).sort((a, b) => id(b.id, a.id)))
+    for (const tag of self.tags) branches.push(upcoming.filter((r) => r.tags.includes(tag)).sort(soonest))
     const score = new Map<IndexRow, number>()
     for (const branch of branches)
       for (const r of branch.slice(0, 7).filter((r) => r.id !== self.id).slice(0, 6))

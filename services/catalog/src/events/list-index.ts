@@ -416,6 +416,8 @@ export class IndexData {
   remove(id: string) {
     const slot = this.slotOf(id)
     if (slot < 0) return
+    // while the slot still names its tags
+    this.forgetBranches(slot)
     for (const name of ORDER_NAMES) this.orderRemove(name, slot)
     if (this.city[slot] >= 0) this.byCity.get(this.city[slot])?.remove(slot)
     this.byCategory.get(this.category[slot])?.remove(slot)
@@ -423,7 +425,6 @@ export class IndexData {
     this.tagsHeld -= this.tagCount[slot]
     this.tagCount[slot] = 0
     this.count(slot, -1)
-    this.forgetBranches(slot)
     this.tableRemove(slot)
     this.live--
     this.freeSlots.push(slot)
@@ -601,10 +602,10 @@ export class IndexData {
 
   /**
    * The CANDIDATES + 1 first events of `list` (passing `keep`) that have not ended by `today`
-   * (days, per zone): the soonest ending (end date, id), or the newest (id descending), as the
-   * related branch queries of related.ts read them.
+   * (days, per zone): the soonest ending (end date, id), as the related branch queries of
+   * related.ts read them.
    */
-  private branch(key: string, list: SlotList | undefined, today: Int32Array, newest: boolean, keep?: (slot: number) => boolean): Int32Array {
+  private branch(key: string, list: SlotList | undefined, today: Int32Array, keep?: (slot: number) => boolean): Int32Array {
     const day = `${today[0]},${today[1]},${today[2]}`
     const memo = this.branches.get(key)
     if (memo && memo.today === day) return memo.slots
@@ -612,9 +613,7 @@ export class IndexData {
     const best = new Int32Array(k)
     let n = 0
     const ends = this.end
-    const before = newest
-      ? (a: number, b: number) => this.compareIds(a, b) > 0
-      : (a: number, b: number) => ends[a] < ends[b] || (ends[a] === ends[b] && this.compareIds(a, b) < 0)
+    const before = (a: number, b: number) => ends[a] < ends[b] || (ends[a] === ends[b] && this.compareIds(a, b) < 0)
     const zones = this.zone
     for (let i = 0; list && i < list.length; i++) {
       const slot = list.items[i]
@@ -642,7 +641,7 @@ export class IndexData {
     const category = this.numbers.get(self.categoryId) ?? -2
     const city = self.cityId === null ? -1 : (this.numbers.get(self.cityId) ?? -2)
     const tags = self.tagIds.map((id) => this.numbers.get(id) ?? -2)
-    const lists: Int32Array[] = [this.branch(`c${category}`, this.byCategory.get(category), today, false)]
+    const lists: Int32Array[] = [this.branch(`c${category}`, this.byCategory.get(category), today)]
     if (city !== -1) {
       const inCity = this.byCity.get(city)
       const inCategory = this.byCategory.get(category)
@@ -650,12 +649,12 @@ export class IndexData {
       const categories = this.category
       lists.push(
         (inCity?.length ?? 0) <= (inCategory?.length ?? 0)
-          ? this.branch(`y${city}c${category}`, inCity, today, false, (slot) => categories[slot] === category)
-          : this.branch(`y${city}c${category}`, inCategory, today, false, (slot) => cities[slot] === city),
-        this.branch(`y${city}`, inCity, today, false),
+          ? this.branch(`y${city}c${category}`, inCity, today, (slot) => categories[slot] === category)
+          : this.branch(`y${city}c${category}`, inCategory, today, (slot) => cities[slot] === city),
+        this.branch(`y${city}`, inCity, today),
       )
     }
-    for (const tag of tags) lists.push(this.branch(`t${tag}`, this.byTag.get(tag), today, true))
+    for (const tag of tags) lists.push(this.branch(`t${tag}`, this.byTag.get(tag), today))
     const score = new Map<number, number>()
     for (const list of lists) {
       let taken = 0

@@ -1,8 +1,8 @@
 // `related` on the event detail: up to 4 published events that have not ended yet (in their own
 // zone) and share the category, the city or a tag. Candidates come from small index-ordered
-// reads: the events of the same city + category, of the category, of the city (the 6 ending
-// soonest, index-only scans), and per tag its 6 most recently added upcoming events (the tag index
-// read backwards). They are ranked by what they share with the event (a shared tag and the
+// reads: the events of the same city + category, of the category, of the city and of each tag,
+// the 7 ending soonest of each (index scans; a tag's from event_tag_order, migration 0030). They
+// are ranked by what they share with the event (a shared tag and the
 // category weigh 2, the city 1), the soonest first among equals.
 //
 // Each read is one "branch" shared by every event filed under the same category, city or tag, so
@@ -13,8 +13,8 @@
 // With the list index (list-index.ts) at the cache's version, the same branches are read from
 // memory and PostgreSQL reads only the chosen cards by id: no branch is kept in the cache (the
 // branches were 58% of its bytes under the bench's detail scenario, crowding out answers).
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
-import { categories, cities, eventTags, events, type Database, type Db } from '@app/db'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { categories, cities, eventTagOrder, events, type Database, type Db } from '@app/db'
 import type { ResponseCache } from '@app/kit'
 import { CARD_FIELDS, jsonOf } from './cards'
 import { CANDIDATES, RELATED_LIMIT, type IndexView } from './list-index'
@@ -82,14 +82,22 @@ function buildBranchQueries(db: Db) {
       and(eq(events.cityId, sql.placeholder('cityId')), eq(events.categoryId, sql.placeholder('categoryId')))!,
     ),
     city: soonest('related_city', eq(events.cityId, sql.placeholder('cityId'))),
+    // the tag's copy (event_tag_order, published events only) in end date order (migration 0030)
     tag: db
       .select(candidateColumns)
-      .from(eventTags)
-      .innerJoin(events, eq(events.id, eventTags.eventId))
+      .from(eventTagOrder)
+      .innerJoin(events, eq(events.id, eventTagOrder.eventId))
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
-      .where(and(eq(eventTags.tagId, sql.placeholder('tagId')), eq(events.status, 'published'), upcomingPrepared()))
-      .orderBy(desc(eventTags.eventId))
+      .where(
+        and(
+          eq(eventTagOrder.tagId, sql.placeholder('tagId')),
+          sql`${eventTagOrder.endDate} >= ${sql.placeholder('upcomingFrom')}::date`,
+          eq(events.status, 'published'),
+          upcomingPrepared(),
+        ),
+      )
+      .orderBy(eventTagOrder.endDate, eventTagOrder.eventId)
       .limit(CANDIDATES + 1)
       .prepare('related_tag'),
   }
