@@ -57,9 +57,9 @@ export interface WordTerms {
   match: string | null
   /**
    * The change keys (migration 0029) that hold both this word's terms and the events they match:
-   * `w:` + the first 3 letters of each lexeme of the word and its stand-ins, `tri:` + each of the
-   * word's trigrams (a new dictionary word that could stand in for it shares one); `list:all` for
-   * a term of 1-2 letters, whose lexemes no fixed key names.
+   * `w:` + the first 3 letters of each lexeme of the word and its stand-ins, `tri:` + enough of the
+   * word's trigrams that a new dictionary word that could stand in for it shares one
+   * (standInTrigrams); `list:all` for a term of 1-2 letters, whose lexemes no fixed key names.
    */
   keys: string[]
 }
@@ -95,8 +95,8 @@ export async function eventSearchQuery(
  * end of a word, which many words share.
  */
 function standInTrigrams(trigrams: string[]): string[] {
-  const spaces = (t: string) => t.split(' ').length
-  const byRarity = [...trigrams].sort((a, b) => spaces(a) - spaces(b))
+  const padding = (t: string) => t.split(' ').length - 1
+  const byRarity = [...trigrams].sort((a, b) => padding(a) - padding(b))
   return byRarity.slice(0, trigrams.length - Math.floor(trigrams.length * (TYPO_SIMILARITY - 0.05)))
 }
 
@@ -153,15 +153,15 @@ export async function wordTerms(database: Database, words: string[]): Promise<Ma
   return new Map(
     words.map((w) => {
       const standIns = expansions.get(w) ?? []
-      const terms = [w, ...standIns].map((t) => partOf.get(t)!)
-      const parts = terms.filter((t) => t.part !== null)
+      const own = [w, ...standIns].map((t) => partOf.get(t)!)
+      const parts = own.filter((t) => t.part !== null)
       const matching = parts.filter((t) => t.part)
       // a typo no event holds drops out of its OR; a word none of whose terms any event holds
       // matches nothing, so the search matches nothing: a prefix of it says so (an empty range)
       const match = matching.length ? matching.map((t) => t.part).join(' | ') : parts.length ? `(${parts[0].normalised})` : null
       // every term counts, also one no event holds yet: the event that brings it announces its key
       const keys = new Set([
-        ...terms.flatMap((t) => operands(t.normalised).map(lexemeKey)),
+        ...own.flatMap((t) => operands(t.normalised).map(lexemeKey)),
         ...standInTrigrams(partOf.get(w)!.trigrams).map((t) => `tri:${t}`),
       ])
       return [w, { standIns, match, keys: keys.has('list:all') ? ['list:all'] : [...keys] }]
