@@ -2,8 +2,8 @@
 // zone) and share the category, the city or a tag. Candidates come from small index-ordered
 // reads: the events of the same city + category, of the category, of the city and of each tag,
 // the 7 ending soonest of each (index scans; a tag's from event_tag_order, migration 0030). They
-// are ranked by what they share with the event (a shared tag and the
-// category weigh 2, the city 1), the soonest first among equals.
+// are ranked by what they share with the event (a shared tag and the category weigh 2, the city
+// 1), the soonest first among equals.
 //
 // Each read is one "branch" shared by every event filed under the same category, city or tag, so
 // the route keeps branches in its cache (`remember`, with the branch's `rel:*` change keys, which
