@@ -171,6 +171,12 @@ async function probesWhileDown(holdMs: number) {
   return { probes, ready }
 }
 
+/** The three slowest requests of the traffic, for the log. */
+function slowestOutcomes(outcomes: Outcome[]) {
+  const top = [...outcomes].sort((a, b) => b.ms - a.ms).slice(0, 3)
+  return `slowest requests: ${top.map((o) => `${o.kind} ${o.status} ${Math.round(o.ms)} ms`).join(', ')}`
+}
+
 /** The slowest probe and /ready answer while the database was down, for the log. */
 function slowest(down: Awaited<ReturnType<typeof probesWhileDown>> | undefined) {
   const max = (list: Probe[] = []) => Math.round(Math.max(0, ...list.map((p) => p.ms)))
@@ -182,16 +188,23 @@ describe('faults under traffic', () => {
     const cluster = stack.cluster!
     let down: Awaited<ReturnType<typeof probesWhileDown>> | undefined
     let recovered = Infinity
+    // how long pg_ctl took to stop and to start, for the log (a slow machine shows here first)
+    const phases: string[] = []
+    const timed = async (name: string, step: () => Promise<void>) => {
+      const started = performance.now()
+      await step()
+      phases.push(`${name} ${Math.round(performance.now() - started)} ms`)
+    }
     const { runId, outcomes } = await underTraffic(['read', 'search', 'submit', 'news'], async () => {
-      await cluster.stop()
+      await timed('stop', () => cluster.stop())
       try {
         down = await probesWhileDown(4000)
       } finally {
-        await cluster.start()
+        await timed('start', () => cluster.start())
       }
       recovered = await recoveryMs()
     })
-    console.log('postgres stopped:', summary(outcomes), `recovered in ${Math.round(recovered)} ms`, slowest(down))
+    console.log('postgres stopped:', summary(outcomes), phases.join(', '), `recovered in ${Math.round(recovered)} ms`, slowest(down), slowestOutcomes(outcomes))
     expect(deadServices()).toEqual([])
     expect(down!.probes.length).toBeGreaterThan(0)
     for (const p of down!.probes) {
@@ -217,7 +230,7 @@ describe('faults under traffic', () => {
       }
       recovered = await recoveryMs()
     })
-    console.log('postgres hung:', summary(outcomes), `recovered in ${Math.round(recovered)} ms`, slowest(down))
+    console.log('postgres hung:', summary(outcomes), `recovered in ${Math.round(recovered)} ms`, slowest(down), slowestOutcomes(outcomes))
     expect(deadServices()).toEqual([])
     expect(down!.probes.length).toBeGreaterThan(0)
     for (const p of down!.probes) {

@@ -1,7 +1,7 @@
 // Soak: mixed traffic through the gateway of the local stack at a steady rate for a while,
 // then checks that nothing degraded: zero errors other than designed 429s, p99 of the last
-// window within 1.5x the first, RSS of every service without a growth trend, no database
-// connection left busy or above the pools' size. `bun run soak -- --minutes 10` (CI: 60 s).
+// window within 1.5x the first (every request but login's password hash), RSS of every service
+// without a growth trend, no database connection left busy or above the pools' size. `bun run soak -- --minutes 10` (CI: 60 s).
 import type { Subprocess } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -21,6 +21,8 @@ export interface SoakResult {
   p99FirstMs: number
   p99LastMs: number
   windowSeconds: number
+  /** per kind of request: p50 and p99 (ms) in the first and the last window */
+  byKind: Record<string, { first: [number, number]; last: [number, number] }>
   rss: { name: string; samplesMiB: number[]; slopeMiBPerMin: number; meanMiB: number }[]
   connections: { total: number; busy: number; limit: number }
   loadAverage: number[]
@@ -35,11 +37,12 @@ const PNG = Uint8Array.from(
   (c) => c.charCodeAt(0),
 )
 
-const p99 = (values: number[]) => {
+const quantile = (values: number[], q: number) => {
   if (!values.length) return 0
   const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]
 }
+const p99 = (values: number[]) => quantile(values, 0.99)
 
 /** Least-squares slope of y over x. */
 export function slope(xs: number[], ys: number[]): number {
@@ -187,8 +190,19 @@ export async function runSoak(options: { seconds: number; concurrency?: number; 
     const seconds = (performance.now() - started) / 1000
 
     const windowMs = Math.min(60_000, (options.seconds * 1000) / 3)
-    const first = records.filter((r) => r.at < windowMs).map((r) => r.ms)
-    const last = records.filter((r) => r.at >= seconds * 1000 - windowMs).map((r) => r.ms)
+    const firstRecords = records.filter((r) => r.at < windowMs)
+    const lastRecords = records.filter((r) => r.at >= seconds * 1000 - windowMs)
+    // the steadiness check leaves out login: its time is a deliberately slow password hash (about
+    // 250 ms of CPU), so its p99 is the whole mix's p99 and would measure only how busy the
+    // shared machine is at that moment; it is shown by kind below
+    const first = firstRecords.filter((r) => r.kind !== 'login').map((r) => r.ms)
+    const last = lastRecords.filter((r) => r.kind !== 'login').map((r) => r.ms)
+    const byKind: SoakResult['byKind'] = {}
+    for (const kind of new Set(MIX)) {
+      const of = (list: typeof records) => list.filter((r) => r.kind === kind).map((r) => r.ms)
+      const pair = (ms: number[]): [number, number] => [quantile(ms, 0.5), quantile(ms, 0.99)]
+      byKind[kind] = { first: pair(of(firstRecords)), last: pair(of(lastRecords)) }
+    }
     const byStatus: Record<string, number> = {}
     for (const r of records) byStatus[`${r.kind} ${r.status}`] = (byStatus[`${r.kind} ${r.status}`] ?? 0) + 1
     const designed = (s: number) => s === 200 || s === 201 || s === 429
@@ -224,6 +238,7 @@ export async function runSoak(options: { seconds: number; concurrency?: number; 
       p99FirstMs: p99(first),
       p99LastMs: p99(last),
       windowSeconds: windowMs / 1000,
+      byKind,
       rss,
       connections: { total: conn.total, busy: conn.busy, limit },
       loadAverage: loadavg(),
@@ -260,7 +275,11 @@ export function report(r: SoakResult): string {
     `soak: ${r.requests} requests in ${r.seconds.toFixed(0)} s (${(r.requests / r.seconds).toFixed(1)}/s), load average ${r.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
     `answers: ${JSON.stringify(r.byStatus)}`,
     `errors (not 2xx/429): ${r.errors.length}`,
-    `p99 first ${r.windowSeconds.toFixed(0)} s: ${r.p99FirstMs.toFixed(1)} ms; last ${r.windowSeconds.toFixed(0)} s: ${r.p99LastMs.toFixed(1)} ms (ratio ${(r.p99LastMs / Math.max(0.1, r.p99FirstMs)).toFixed(2)})`,
+    `p99 (all but login) first ${r.windowSeconds.toFixed(0)} s: ${r.p99FirstMs.toFixed(1)} ms; last ${r.windowSeconds.toFixed(0)} s: ${r.p99LastMs.toFixed(1)} ms (ratio ${(r.p99LastMs / Math.max(0.1, r.p99FirstMs)).toFixed(2)})`,
+    'p50 / p99 (ms) by kind, first window -> last:',
+    ...Object.entries(r.byKind).map(
+      ([kind, k]) => `  ${kind.padEnd(10)} ${k.first.map((v) => v.toFixed(0)).join(' / ')} -> ${k.last.map((v) => v.toFixed(0)).join(' / ')}`,
+    ),
     `database connections after: ${r.connections.total} (busy ${r.connections.busy}, pools allow ${r.connections.limit})`,
     'RSS samples (MiB) and slope after warm-up:',
     ...r.rss.map((p) => `  ${p.name.padEnd(10)} slope ${p.slopeMiBPerMin.toFixed(2).padStart(6)} MiB/min  ${p.samplesMiB.join(' ')}`),
