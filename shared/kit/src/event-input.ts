@@ -259,15 +259,36 @@ export function parseTagNames(raw: string): string[] {
   return names
 }
 
-type Lookup = (categoryId: string, cityId: string | null) => Promise<{ category?: { isActive: boolean }; cityFound: boolean }>
+/** Whether a submission's category exists (and is active) and its city exists. */
+export interface References {
+  category?: { isActive: boolean }
+  cityFound: boolean
+}
+type Lookup = (categoryId: string, cityId: string | null) => Promise<References>
+
+/**
+ * The errors of a category and city as found (in the contract's field order); '' or null: not
+ * checked.
+ */
+export function referenceErrors(categoryId: string, cityId: string | null, found: References): FieldError[] {
+  const errors: FieldError[] = []
+  if (categoryId) {
+    if (!found.category) errors.push({ field: 'category_id', message: 'Kategori (category_id) tidak ditemukan' })
+    else if (!found.category.isActive)
+      errors.push({ field: 'category_id', message: 'Kategori (category_id) sedang tidak aktif, pilih kategori lain' })
+  }
+  if (cityId && !found.cityFound) errors.push({ field: 'city_id', message: 'Kota (city_id) tidak ditemukan' })
+  return errors
+}
 
 /**
  * Every rule of a submission, all failures at once (in the contract's field order), each with
- * an Indonesian message that names the field. `lookup` answers whether the category and city exist.
+ * an Indonesian message that names the field. `lookup` answers whether the category and city
+ * exist; without it they are not looked up (the caller checks them with referenceErrors).
  */
 export async function validateSubmission(
   body: EventInputBody,
-  lookup: Lookup,
+  lookup?: Lookup,
 ): Promise<{ ok: true; value: Submission } | { ok: false; errors: FieldError[] }> {
   const errors: FieldError[] = []
   const fail = (field: string, message: string) => {
@@ -385,14 +406,11 @@ export async function validateSubmission(
 
   // existence in the database, only for ids that are well-formed
   const idOk = (field: string, id: string | null) => id && !errors.some((e) => e.field === field)
-  if (idOk('category_id', categoryId) || idOk('city_id', cityId)) {
-    const found = await lookup(idOk('category_id', categoryId) ? categoryId : '', idOk('city_id', cityId) ? cityId : null)
-    if (idOk('category_id', categoryId)) {
-      if (!found.category) fail('category_id', 'Kategori (category_id) tidak ditemukan')
-      else if (!found.category.isActive) fail('category_id', 'Kategori (category_id) sedang tidak aktif, pilih kategori lain')
-    }
-    if (idOk('city_id', cityId) && !found.cityFound) fail('city_id', 'Kota (city_id) tidak ditemukan')
-  }
+  const categoryToCheck = idOk('category_id', categoryId) ? categoryId : ''
+  const cityToCheck = idOk('city_id', cityId) ? cityId : null
+  if (lookup && (categoryToCheck || cityToCheck))
+    for (const error of referenceErrors(categoryToCheck, cityToCheck, await lookup(categoryToCheck, cityToCheck)))
+      fail(error.field, error.message)
 
   if (errors.length) {
     errors.sort((a, b) => FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field))

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
 import { createTestDatabase, type TestDatabase } from '@app/db/testing'
 import { awaitReplicas, createListeningVersionSource, type ListeningVersionSource } from './invalidation'
 
 let database: TestDatabase
+const dialect = new PgDialect()
 beforeAll(async () => {
   database = await createTestDatabase()
 })
@@ -86,6 +88,35 @@ describe('listening version source', () => {
       expect(announced.some((v) => v >= version)).toBe(true)
     } finally {
       await unlisten()
+      await replica.close()
+    }
+  }, 30_000)
+
+  test('a writer that read its own version waits for its acknowledgement, then looks once', async () => {
+    const replica = createListeningVersionSource(database, { service: 'test-known' })
+    const sent: string[] = []
+    const writer = { ...database, rows: <T>(query: SQL) => (sent.push(dialect.sqlToQuery(query).sql), database.rows<T>(query)) }
+    try {
+      await untilTrusted(replica)
+      await database.rows(sql`update settings set value = value || '.' where key = 'site_tagline'`)
+      const version = await dbVersion()
+      const started = performance.now()
+      await awaitReplicas(writer, undefined, version)
+      expect(performance.now() - started).toBeLessThan(1000)
+      // only looks at the acknowledgements: no first query for the version
+      expect(sent.length).toBeGreaterThan(0)
+      expect(sent.filter((text) => text.includes('data_versions'))).toEqual([])
+      const [{ acked }] = await database.rows<{ acked: number }>(
+        sql`select acked_version::int as acked from cache_replicas where id = ${replica.id}`,
+      )
+      expect(acked).toBeGreaterThanOrEqual(version)
+
+      // a version no replica acknowledges yet (a write still on its way): the writer keeps waiting
+      // for it, bounded, instead of answering at once
+      const ahead = performance.now()
+      await awaitReplicas(writer, undefined, version + 1_000)
+      expect(performance.now() - ahead).toBeGreaterThan(2000)
+    } finally {
       await replica.close()
     }
   }, 30_000)

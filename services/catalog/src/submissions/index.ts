@@ -13,7 +13,7 @@ export const submissionRoutes = (deps: CatalogDeps) =>
       const result = await submitEvent(deps.database, body)
       if (!result.ok) return status(400, { success: false as const, error: result.errors[0].message, details: result.errors })
       // every catalog replica counts it (stats) when this answer arrives
-      await awaitReplicas(deps.database)
+      await awaitReplicas(deps.database, undefined, result.version)
       return status(201, { success: true as const, message: SUBMITTED_MESSAGE, event: result.event })
     },
     {

@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import {
   categories,
   cities,
+  dataVersions,
   eventTags,
   events,
   existingTags,
@@ -9,11 +10,12 @@ import {
   slugifyOr,
   sqlState,
   tagIdsFor,
+  tags,
   type Database,
   type Db,
   type EventType,
 } from '@app/db'
-import { validateSubmission, type FieldError, type Submission } from '@app/kit'
+import { referenceErrors, validateSubmission, type FieldError, type Submission } from '@app/kit'
 import type { SubmissionBody } from './model'
 
 export { LIMITS, parseTagNames, sanitizeDescription, validateSubmission, type Submission } from '@app/kit'
@@ -35,13 +37,15 @@ const SLUG_ATTEMPTS = 8
 const SUBMISSION_LOCK = 7_001_011
 
 /**
- * Inserts the event and its tag links with a unique slug. Each attempt runs in a savepoint, so a
- * slug taken by a concurrent writer (unique violation) only undoes that attempt and the next one
- * picks the next free suffix; after a few collisions a random suffix ends the race. The event and
- * its links go out together (one round trip): a failed event insert fails the links after it, and
- * the savepoint undoes both. (Not ON CONFLICT DO NOTHING: that statement completes, so the events'
- * statement triggers run and take the data version's row lock while this transaction goes on
- * waiting for the rival's next slug, and concurrent submissions of one title deadlock.)
+ * Inserts the event and its tag links with a unique slug, in one round trip an attempt: the event
+ * with ON CONFLICT (slug) DO NOTHING, then the links of the event if it is there, and the data
+ * version the transaction leaves. A slug taken meanwhile (by the submission that held
+ * SUBMISSION_LOCK before this one, or an editor in the admin studio) inserts nothing, and the next
+ * attempt picks the next free suffix; after a few a random suffix ends the race. Until the
+ * fourteenth round each attempt ran in a savepoint that a unique violation undid: one more round
+ * trip for every submission, a turn of a busy event loop. (The statement triggers of an
+ * insert that did nothing take the data version's row lock early; no deadlock follows, since
+ * submissions already wait for one another on SUBMISSION_LOCK before their first write.)
  */
 async function insertEvent(
   tx: Tx,
@@ -50,7 +54,7 @@ async function insertEvent(
   hooks: SubmitHooks,
   firstSlug: string,
   tagIds: Set<string>,
-): Promise<string> {
+): Promise<{ slug: string; version: number }> {
   const base = slugifyOr(value.title, 'event')
   for (let attempt = 1; ; attempt++) {
     const slug =
@@ -60,52 +64,55 @@ async function insertEvent(
           ? await freeSlug(tx, events, events.slug, base)
           : `${base}-${Bun.randomUUIDv7().slice(-8)}`
     await hooks.beforeEventInsert?.(tx, slug, attempt)
-    try {
-      await tx.transaction(async (savepoint) => {
-        await Promise.all([
-          savepoint.insert(events).values({
-            id,
-            title: value.title,
-            slug,
-            shortDescription: value.shortDescription,
-            description: value.description,
-            posterUrl: value.posterUrl,
-            startDate: value.startDate,
-            endDate: value.endDate,
-            startTime: value.startTime,
-            endTime: value.endTime,
-            eventType: value.eventType,
-            venueName: value.venueName,
-            venueAddress: value.venueAddress,
-            latitude: value.latitude,
-            longitude: value.longitude,
-            cityId: value.cityId,
-            categoryId: value.categoryId,
-            organizerName: value.organizerName,
-            contactName: value.contactName,
-            contactPhone: value.contactPhone,
-            contactEmail: value.contactEmail,
-            ticketUrl: value.ticketUrl,
-            isFree: value.isFree,
-            ticketPriceMin: String(value.ticketPriceMin),
-            ticketPriceMax: String(value.ticketPriceMax),
-            // whatever the client sent, a submission waits for moderation
-            status: 'pending',
-          }),
-          ...(tagIds.size
-            ? [
-                savepoint
-                  .insert(eventTags)
-                  .values([...tagIds].map((tagId) => ({ eventId: id, tagId })))
-                  .onConflictDoNothing(),
-              ]
-            : []),
-        ])
-      })
-      return slug
-    } catch (error) {
-      if (sqlState(error) !== '23505' || attempt > SLUG_ATTEMPTS) throw error
-    }
+    const [inserted, , [current]] = await Promise.all([
+      tx
+        .insert(events)
+        .values({
+          id,
+          title: value.title,
+          slug,
+          shortDescription: value.shortDescription,
+          description: value.description,
+          posterUrl: value.posterUrl,
+          startDate: value.startDate,
+          endDate: value.endDate,
+          startTime: value.startTime,
+          endTime: value.endTime,
+          eventType: value.eventType,
+          venueName: value.venueName,
+          venueAddress: value.venueAddress,
+          latitude: value.latitude,
+          longitude: value.longitude,
+          cityId: value.cityId,
+          categoryId: value.categoryId,
+          organizerName: value.organizerName,
+          contactName: value.contactName,
+          contactPhone: value.contactPhone,
+          contactEmail: value.contactEmail,
+          ticketUrl: value.ticketUrl,
+          isFree: value.isFree,
+          ticketPriceMin: String(value.ticketPriceMin),
+          ticketPriceMax: String(value.ticketPriceMax),
+          // whatever the client sent, a submission waits for moderation
+          status: 'pending',
+        })
+        .onConflictDoNothing({ target: events.slug })
+        .returning({ id: events.id }),
+      // the links only of an event this attempt inserted (none when its slug was taken)
+      tagIds.size
+        ? tx.execute(sql`
+            insert into ${eventTags} (event_id, tag_id)
+            select e.id, t.id from ${events} e join ${tags} t on t.id in (${sql.join(
+              [...tagIds].map((tagId) => sql`${tagId}`),
+              sql`, `,
+            )})
+            where e.id = ${id}
+            on conflict do nothing`)
+        : undefined,
+      // the version this transaction leaves, for awaitReplicas (its writes hold the version's row)
+      tx.select({ version: dataVersions.version }).from(dataVersions).where(eq(dataVersions.scope, 'public')),
+    ])
+    if (inserted.length) return { slug, version: Number(current?.version ?? 0) }
   }
 }
 
@@ -125,47 +132,60 @@ async function retryLostTransaction<T>(transaction: () => Promise<T>): Promise<T
   }
 }
 
-export type SubmitResult = { ok: true; event: { id: string; title: string; slug: string } } | { ok: false; errors: FieldError[] }
+export type SubmitResult =
+  { ok: true; event: { id: string; title: string; slug: string }; version: number } | { ok: false; errors: FieldError[] }
+
+/** Whether a submission's category (and whether it is active) and city exist, as validateSubmission asks. */
+function categoryAndCity(tx: Tx, categoryId: string, cityId: string | null) {
+  return [
+    tx.select({ isActive: categories.isActive }).from(categories).where(eq(categories.id, categoryId)),
+    tx
+      .select({ id: cities.id })
+      .from(cities)
+      .where(eq(cities.id, cityId ?? '')),
+  ] as const
+}
 
 /**
  * Validates and stores a submission as a pending event in ONE transaction: the event, any new
- * tags and the event-tag links are all written or none is.
+ * tags and the event-tag links are all written or none is. Under a read load every round trip
+ * waits for a turn of the service's event loop, so a valid submission makes four: the lock with
+ * every read (category, city, tags, slug), new tags if any, the inserts, the commit.
  */
 export async function submitEvent(database: Database, body: SubmissionBody, hooks: SubmitHooks = {}): Promise<SubmitResult> {
   const { db } = database
-  // under load every round trip waits its turn for the database: the category and city in one
-  const checked = await validateSubmission(body, async (categoryId, cityId) => {
-    const [row] = await database.rows<{ active: boolean | null; city: boolean }>(sql`
-      select (select ${categories.isActive} from ${categories} where ${categories.id} = ${categoryId || null}) as active,
-             exists (select 1 from ${cities} where ${cities.id} = ${cityId}) as city`)
-    return { category: row.active === null ? undefined : { isActive: row.active }, cityFound: row.city }
-  })
+  // every rule that needs no database first: an invalid submission costs no round trip
+  const checked = await validateSubmission(body)
   if (!checked.ok) return checked
   const value = checked.value
   try {
-    const event = await retryLostTransaction(() =>
-      db.transaction(async (tx) => {
+    const result = await retryLostTransaction(() =>
+      db.transaction(async (tx): Promise<SubmitResult> => {
         // Writes one submission at a time. A transaction's first public write takes the data
         // version's row lock (migration 0005) until its commit; one that held it while it waited for
         // a slug, tag or dictionary word another submission had just written (and that one waited for
         // the lock) deadlocked. Taken before the first write, this lock only lines submissions up
-        // where the version lock already does. The two reads and the lock go out together, in this
-        // order, on the transaction's connection: one round trip instead of three (under a read
-        // load every round trip waits its turn for the database).
-        const [existing, firstSlug] = await Promise.all([
+        // where the version lock already does. The reads and the lock go out together on the
+        // transaction's connection: one round trip (under load every round trip waits its turn).
+        // A slug read before the lock and taken by the submission that held it: the next attempt,
+        // made after the lock, picks another.
+        const [existing, firstSlug, , [category], [city]] = await Promise.all([
           existingTags(tx, value.tags),
           freeSlug(tx, events, events.slug, slugifyOr(value.title, 'event')),
           tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`),
+          ...categoryAndCity(tx, value.categoryId, value.cityId),
         ])
+        // the category and city as found (nothing is written on this path)
+        const errors = referenceErrors(value.categoryId, value.cityId, { category, cityFound: Boolean(city) })
+        if (errors.length) return { ok: false, errors }
         const tagIds = await tagIdsFor(tx, value.tags, existing)
         const id = Bun.randomUUIDv7()
-        // a slug chosen before the lock and taken meanwhile: the next attempt picks another
-        const slug = await insertEvent(tx, id, value, hooks, firstSlug, tagIds)
+        const { slug, version } = await insertEvent(tx, id, value, hooks, firstSlug, tagIds)
         await hooks.afterWrites?.(tx, id)
-        return { id, title: value.title, slug }
+        return { ok: true, event: { id, title: value.title, slug }, version }
       }),
     )
-    return { ok: true, event }
+    return result
   } catch (error) {
     // the category or city was deleted between the check and the insert
     if (sqlState(error) === '23503')
