@@ -15,7 +15,7 @@ import {
   type Db,
   type EventType,
 } from '@app/db'
-import { referenceErrors, validateSubmission, type FieldError, type Submission } from '@app/kit'
+import { referenceErrors, validateSubmission, type FieldError, type References, type Submission } from '@app/kit'
 import type { SubmissionBody } from './model'
 
 export { LIMITS, parseTagNames, sanitizeDescription, validateSubmission, type Submission } from '@app/kit'
@@ -135,16 +135,21 @@ async function retryLostTransaction<T>(transaction: () => Promise<T>): Promise<T
 export type SubmitResult =
   { ok: true; event: { id: string; title: string; slug: string }; version: number } | { ok: false; errors: FieldError[] }
 
-/** Whether a submission's category (and whether it is active) and city exist, as validateSubmission asks. */
-function categoryAndCity(tx: Tx, categoryId: string, cityId: string | null) {
+/** The reads of a submission's category and city (the transaction's, or the database's). */
+function categoryAndCity(reader: Pick<Db, 'select'>, categoryId: string, cityId: string | null) {
   return [
-    tx.select({ isActive: categories.isActive }).from(categories).where(eq(categories.id, categoryId)),
-    tx
+    reader.select({ isActive: categories.isActive }).from(categories).where(eq(categories.id, categoryId)),
+    reader
       .select({ id: cities.id })
       .from(cities)
       .where(eq(cities.id, cityId ?? '')),
   ] as const
 }
+
+const references = ([category]: { isActive: boolean }[], [city]: { id: string }[]): References => ({
+  category,
+  cityFound: Boolean(city),
+})
 
 /**
  * Validates and stores a submission as a pending event in ONE transaction: the event, any new
@@ -154,9 +159,16 @@ function categoryAndCity(tx: Tx, categoryId: string, cityId: string | null) {
  */
 export async function submitEvent(database: Database, body: SubmissionBody, hooks: SubmitHooks = {}): Promise<SubmitResult> {
   const { db } = database
-  // every rule that needs no database first: an invalid submission costs no round trip
+  // every rule that needs no database first; an invalid submission still hears of its category
+  // and city with the rest (all failures at once), a valid one reads them in its transaction
   const checked = await validateSubmission(body)
-  if (!checked.ok) return checked
+  if (!checked.ok) {
+    const all = await validateSubmission(body, async (categoryId, cityId) =>
+      references(...(await Promise.all(categoryAndCity(db, categoryId, cityId)))),
+    )
+    // the same rules failed again, now with the category's and city's errors among them
+    return all.ok ? checked : all
+  }
   const value = checked.value
   try {
     const result = await retryLostTransaction(() =>
@@ -169,14 +181,14 @@ export async function submitEvent(database: Database, body: SubmissionBody, hook
         // transaction's connection: one round trip (under load every round trip waits its turn).
         // A slug read before the lock and taken by the submission that held it: the next attempt,
         // made after the lock, picks another.
-        const [existing, firstSlug, , [category], [city]] = await Promise.all([
+        const [existing, firstSlug, , category, city] = await Promise.all([
           existingTags(tx, value.tags),
           freeSlug(tx, events, events.slug, slugifyOr(value.title, 'event')),
           tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`),
           ...categoryAndCity(tx, value.categoryId, value.cityId),
         ])
         // the category and city as found (nothing is written on this path)
-        const errors = referenceErrors(value.categoryId, value.cityId, { category, cityFound: Boolean(city) })
+        const errors = referenceErrors(value.categoryId, value.cityId, references(category, city))
         if (errors.length) return { ok: false, errors }
         const tagIds = await tagIdsFor(tx, value.tags, existing)
         const id = Bun.randomUUIDv7()

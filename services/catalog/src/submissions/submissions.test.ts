@@ -383,6 +383,16 @@ describe('validation: 400 envelope naming the field, nothing stored', () => {
     expect(res.body.error).toBe(res.body.details[0].message)
   })
 
+  test('an unknown category and city are named with the other failures, not only once the rest is valid', async () => {
+    const res = await submit(valid({ category_id: Bun.randomUUIDv7(), city_id: 'kota-tidak-ada', start_date: '2026-02-30' }))
+    expect(res.status).toBe(400)
+    expect(res.body.details.map((d: any) => [d.field, d.message])).toEqual([
+      ['category_id', 'Kategori (category_id) tidak ditemukan'],
+      ['city_id', 'Kota (city_id) tidak ditemukan'],
+      ['start_date', 'Tanggal mulai tidak valid: gunakan tanggal yang ada dengan format YYYY-MM-DD'],
+    ])
+  })
+
   test('an empty object names every required field', async () => {
     const res = await submit({})
     expect(res.status).toBe(400)
