@@ -113,6 +113,8 @@ async function insertEvent(
       tx.select({ version: dataVersions.version }).from(dataVersions).where(eq(dataVersions.scope, 'public')),
     ])
     if (inserted.length) return { slug, version: Number(current?.version ?? 0) }
+    // only a taken slug inserts nothing, and a random suffix is not taken twice in a row
+    if (attempt > SLUG_ATTEMPTS + 2) throw new Error(`no free slug for "${base}" after ${attempt} attempts`)
   }
 }
 
@@ -154,8 +156,8 @@ const references = ([category]: { isActive: boolean }[], [city]: { id: string }[
 /**
  * Validates and stores a submission as a pending event in ONE transaction: the event, any new
  * tags and the event-tag links are all written or none is. Under a read load every round trip
- * waits for a turn of the service's event loop, so a valid submission makes four: the lock with
- * every read (category, city, tags, slug), new tags if any, the inserts, the commit.
+ * waits for a turn of the service's event loop, so a valid submission makes four: BEGIN, the lock
+ * with every read (category, city, tags, slug), the inserts (after new tags, if any), COMMIT.
  */
 export async function submitEvent(database: Database, body: SubmissionBody, hooks: SubmitHooks = {}): Promise<SubmitResult> {
   const { db } = database
