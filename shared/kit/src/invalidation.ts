@@ -25,6 +25,8 @@ const TRUST_MS = 2000
 // a replica whose last heartbeat is older than this is not waited for (its trust has lapsed)
 const LIVE_SECONDS = 3
 const WRITER_WAIT_MS = TRUST_MS + 500
+/** How long a writer that knows its version waits for its acknowledgement before it looks anyway. */
+const FIRST_ACK_WAIT_MS = 50
 
 export interface ListeningVersionSource extends VersionSource {
   readonly id: string
@@ -228,6 +230,3 @@ export async function awaitReplicas(database: Database, logger?: Logger, committ
     }
   }
 }
-
-/** How long a writer that knows its version waits for that version's acknowledgement before it looks anyway. */
-const FIRST_ACK_WAIT_MS = 50
