@@ -85,9 +85,9 @@ async function waitOk(url: string, what: string, proc: Subprocess, logFile: stri
 
 // a new admin per run: the services create it from ADMIN_USERNAME/ADMIN_PASSWORD when it does not exist
 const ADMIN_USER = `bench-${Date.now().toString(36)}`
+const ADMIN_PASSWORD = `bench-${crypto.randomUUID()}`
 /** Writes sent and not measured before the idle submissions are timed. */
 const IDLE_WARMUP_WRITES = 5
-const ADMIN_PASSWORD = `bench-${crypto.randomUUID()}`
 
 async function startService(name: 'catalog' | 'admin') {
   const port = freePort()
