@@ -90,15 +90,19 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
         const at = now()
         const datedUntil = nextDateChange(at)
         const response = await cache.respond(request, cacheKey('event', { ...params, _dated: datedUntil }), async () => {
-          const found = await findPublishedEvent(database, params.slug)
+          // the list index knows the event's related events before it is read: one statement
+          const guess = (await indexAtCacheVersion?.())?.detail(params.slug, at)
+          const found = await findPublishedEvent(database, params.slug, guess)
           const self = `event:${params.slug}`
           if (!found) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
-          const related = await relatedEvents(database, found.relatedTo, at, cache.remember, indexAtCacheVersion)
+          const related =
+            found.relatedJson ??
+            jsonArray(await relatedEvents(database, found.relatedTo, at, cache.remember, indexAtCacheVersion))
           // `related` lists upcoming events: it changes when a date does
           // and when a write changes the first places of a category, city or tag it is drawn from
           const deps = [self, ...relatedDeps(found.relatedTo)]
           // the detail's JSON as the database wrote it, `related` added as its last field
-          const json = `{"success":true,"event":${found.json.slice(0, -1)},"related":${jsonArray(related)}}}`
+          const json = `{"success":true,"event":${found.json.slice(0, -1)},"related":${related}}}`
           return { status: 200, json, expiresAt: datedUntil, deps }
         })
         // an old slug of a renamed event: 301 to the current one

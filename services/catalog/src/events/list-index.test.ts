@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@app/db/testing'
 import { createListeningVersionSource, createLogger, createRateLimiter, createResponseCache, type ListeningVersionSource } from '@app/kit'
 import { get } from '@app/kit/testing'
 import { createApp } from '../app'
-import { createListIndex, IndexData, type IndexRow, type ListIndex } from './list-index'
+import { createListIndex, IndexData, slugHash, type IndexRow, type ListIndex } from './list-index'
 import { EVENT_SORTS, type EventSort } from './model'
 import { localDate, ZONES, zoneOf } from './windows'
 
@@ -30,6 +30,8 @@ describe('IndexData', () => {
   const tags = ['t1', 't2', 't3', 't4', 't5', 't6']
   const row = (id = uuid(), startDay = Math.floor(random() * 10)): IndexRow => ({
     id,
+    // a replacement renames it
+    slug: `acara-${hex(12)}`,
     // few distinct keys, so ties are broken by the id
     createdMicros: Math.floor(random() * 20),
     startDay,
@@ -53,7 +55,7 @@ describe('IndexData', () => {
     }
   }
   /** `count` writes to events of `ids`: a removal (a `removed` share of them) or a replacement. */
-  function churn(data: IndexData, rows: Map<string, IndexRow>, ids: string[], count: number, removed: number) {
+  function churn(data: IndexData, rows: Map<string, IndexRow>, ids: string[], count: number, removed: number, renamedFrom?: string[]) {
     for (let i = 0; i < count; i++) {
       const id = pick(ids)
       if (random() < removed) {
@@ -61,6 +63,7 @@ describe('IndexData', () => {
         rows.delete(id)
       } else {
         const r = row(id)
+        renamedFrom?.push(rows.get(id)?.slug ?? r.slug)
         rows.set(id, r)
         data.put(r)
       }
@@ -128,15 +131,24 @@ describe('IndexData', () => {
         // an event held, or one that is not (a detail at a version the index does not hold it)
         const self = random() < 0.9 ? pick(held) : row()
         const related = relatedOf(data, self, nowMs)
-        expect({ self: self.id, nowMs, related }).toEqual({ self: self.id, nowMs, related: referenceRelated(rows, self, nowMs) })
+        const expected = referenceRelated(rows, self, nowMs)
+        expect({ self: self.id, nowMs, related }).toEqual({ self: self.id, nowMs, related: expected })
+        // by its slug, as a detail's miss asks: the same event and the same related ids
+        const bySlug = data.detail(self.slug, nowMs)
+        if (rows.get(self.id)?.slug === self.slug) expect(bySlug).toEqual({ id: self.id, related: expected })
+        else expect(bySlug).toBeUndefined()
       }
+      // a slug no held event has (renamed ones included) is not found
+      for (const r of renamed) if (![...rows.values()].some((held) => slugHash(held.slug) === slugHash(r))) expect(data.detail(r, 0)).toBeUndefined()
     }
+    /** slugs that events had before a replacement renamed them */
+    const renamed: string[] = []
     fill(data, rows, 1500)
     check(300)
     // writes between reads: the kept branches of the changed events' category, city and tags go
     const ids = [...rows.keys()]
     for (let round = 0; round < 30; round++) {
-      churn(data, rows, ids, 20, 0.3)
+      churn(data, rows, ids, 20, 0.3, renamed)
       check(20)
     }
     // removals alone, of events a branch holds: no later write of the same branch forgets it
@@ -227,11 +239,16 @@ describe('the list index on a database', () => {
   /** answers the index gave (not PostgreSQL, while it was behind): list pages, related events */
   let used = 0
   let relatedUsed = 0
+  let detailUsed = 0
+  /** while set, the statements drizzle sends */
+  let statements: string[] | undefined
   let withIndex: ReturnType<typeof createApp>
   let withoutIndex: ReturnType<typeof createApp>
 
   beforeAll(async () => {
     database = await createTestDatabase()
+    // before any statement is prepared: a prepared one keeps the logger it was made with
+    ;(database.db as any).session.logger = { logQuery: (text: string) => statements?.push(text) }
     versions = createListeningVersionSource(database, { service: 'test', heartbeatMs: 100 })
     index = createListIndex(database)
     const app = (listIndex?: ListIndex) =>
@@ -251,6 +268,7 @@ describe('the list index on a database', () => {
           view && {
             page: (...args) => (used++, view.page(...args)),
             related: (...args) => (relatedUsed++, view.related(...args)),
+            detail: (...args) => (detailUsed++, view.detail(...args)),
           }
         )
       },
@@ -316,7 +334,8 @@ describe('the list index on a database', () => {
   /** Every published event's detail (its `related`) byte for byte as the SQL branches give it. */
   async function expectSameDetails() {
     const slugs = (await database.rows<{ slug: string }>(sql`select slug from events where status = 'published' order by slug`)).map((r) => r.slug)
-    const usedBefore = relatedUsed
+    const relatedBefore = relatedUsed
+    const detailBefore = detailUsed
     let withRelated = 0
     for (const slug of slugs) {
       const [a, b] = await Promise.all([get(withIndex, `/api/events/${slug}`), get(withoutIndex, `/api/events/${slug}`)])
@@ -324,7 +343,9 @@ describe('the list index on a database', () => {
       if (a.status === 200 && a.body.event.related.length) withRelated++
     }
     expect(withRelated).toBeGreaterThan(slugs.length / 2)
-    expect(relatedUsed - usedBefore).toBe(slugs.length)
+    // each found by its slug in the index, its related ids with it: never computed again
+    expect(detailUsed - detailBefore).toBe(slugs.length)
+    expect(relatedUsed - relatedBefore).toBe(0)
   }
 
   test('answers exactly as the SQL lists for random filter, sort and page combinations', async () => {
@@ -337,6 +358,29 @@ describe('the list index on a database', () => {
     await expectSameAnswers(await listUrls(300, 5))
     await expectSameDetails()
   }, 60_000)
+
+  test("a detail's miss reads its event and its related events in one statement", async () => {
+    await indexCurrent()
+    const [{ slug }] = await database.rows<{ slug: string }>(sql`
+      select e.slug from events e where e.status = 'published' and exists (select 1 from event_tags et where et.event_id = e.id)
+      order by e.slug limit 1`)
+    const sent = async (app: typeof withIndex) => {
+      statements = []
+      try {
+        // the cache keeps nothing here (maxBytes 0): every request is a miss
+        const answer = await get(app, `/api/events/${slug}`)
+        expect(answer.status).toBe(200)
+        expect(answer.body.event.related.length).toBeGreaterThan(0)
+        return statements.filter((text) => text.includes('"events"'))
+      } finally {
+        statements = undefined
+      }
+    }
+    // the version read aside: one statement about events; without the index, the event and then
+    // one per related branch
+    expect(await sent(withIndex)).toHaveLength(1)
+    expect((await sent(withoutIndex)).length).toBeGreaterThan(1)
+  })
 
   test('a list asked for before the index listens loads it once, not again when the listener is up', async () => {
     // what a busy start does: the first request comes before the LISTEN connection is ready

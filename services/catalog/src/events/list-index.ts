@@ -53,6 +53,12 @@ export interface RelatedOf {
 export interface IndexView {
   page: IndexPager
   related(self: RelatedOf, nowMs: number): string[]
+  /**
+   * The event its index holds under `slug` and that event's related ids, before PostgreSQL is
+   * asked: a detail's miss then reads the event and its related cards in one statement. Only
+   * the slug's hash is kept, so the caller checks the id against the event it reads.
+   */
+  detail(slug: string, nowMs: number): { id: string; related: string[] } | undefined
 }
 
 export interface ListIndex {
@@ -109,6 +115,73 @@ function parseUuid(id: string, out: Uint32Array, at: number) {
 /** Data the index cannot hold (an id that is not a UUID, an unknown format): it stays off. */
 class Unsupported extends Error {}
 
+/** A slug's 32-bit FNV-1a hash: the index keeps this, not the slug (~40 bytes less per event). */
+export function slugHash(slug: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < slug.length; i++) hash = Math.imul(hash ^ slug.charCodeAt(i), 0x01000193)
+  return hash | 0
+}
+
+/** Slots by a 32-bit key of theirs: open addressing, linear probing, backward-shift deletion (no tombstones). */
+class SlotTable {
+  private cells: Int32Array
+  private held = 0
+  constructor(
+    capacity: number,
+    private readonly keyOf: (slot: number) => number,
+  ) {
+    this.cells = new Int32Array(2 ** Math.ceil(Math.log2(Math.max(64, capacity) * 2))).fill(-1)
+  }
+
+  private home(key: number): number {
+    return (Math.imul(key, 0x9e3779b1) >>> 0) & (this.cells.length - 1)
+  }
+
+  /** The first slot with `key` that `matches`, or -1. */
+  find(key: number, matches?: (slot: number) => boolean): number {
+    const mask = this.cells.length - 1
+    for (let i = this.home(key); ; i = (i + 1) & mask) {
+      const slot = this.cells[i]
+      if (slot < 0) return -1
+      if (this.keyOf(slot) === key && (!matches || matches(slot))) return slot
+    }
+  }
+
+  insert(slot: number) {
+    if ((this.held + 1) * 2 > this.cells.length) {
+      const old = this.cells
+      this.cells = new Int32Array(old.length * 2).fill(-1)
+      this.held = 0
+      for (const s of old) if (s >= 0) this.insert(s)
+    }
+    const mask = this.cells.length - 1
+    let i = this.home(this.keyOf(slot))
+    while (this.cells[i] >= 0) i = (i + 1) & mask
+    this.cells[i] = slot
+    this.held++
+  }
+
+  /** While the slot's key is still its own. */
+  remove(slot: number) {
+    const mask = this.cells.length - 1
+    let i = this.home(this.keyOf(slot))
+    while (this.cells[i] !== slot) i = (i + 1) & mask
+    let hole = i
+    for (let j = (i + 1) & mask; this.cells[j] >= 0; j = (j + 1) & mask) {
+      const home = this.home(this.keyOf(this.cells[j]))
+      // an entry stays when its home lies cyclically in (hole, j]: probing from home reaches j
+      // without passing the hole; otherwise it moves into the hole
+      const stays = hole < j ? home > hole && home <= j : home > hole || home <= j
+      if (!stays) {
+        this.cells[hole] = this.cells[j]
+        hole = j
+      }
+    }
+    this.cells[hole] = -1
+    this.held--
+  }
+}
+
 /** A growable list of slots; order does not matter (removal swaps in the last one). */
 class SlotList {
   items = new Int32Array(4)
@@ -159,8 +232,11 @@ export class IndexData {
   /** the tags of held events: the pool is compacted when it holds twice as many */
   private tagsHeld = 0
   private freeSlots: number[] = []
-  /** id -> slot: open addressing on the id's random low words (UUID v7), linear probing */
-  private table: Int32Array
+  /** id -> slot, keyed by the id's random low words (UUID v7) */
+  private bySlotId: SlotTable
+  /** slugHash of each held event's slug, and slug hash -> slot (collisions are told apart by the id read) */
+  private slugKey: Int32Array
+  private bySlug: SlotTable
 
   /** `capacity`: the events expected (a load counts them first), so the arrays are not grown 2x */
   constructor(capacity = 1024) {
@@ -178,7 +254,9 @@ export class IndexData {
     this.free = new Uint8Array(this.cap)
     this.tagStart = new Int32Array(this.cap)
     this.tagCount = new Uint8Array(this.cap)
-    this.table = new Int32Array(2 ** Math.ceil(Math.log2(this.cap * 2))).fill(-1)
+    this.slugKey = new Int32Array(this.cap)
+    this.bySlotId = new SlotTable(this.cap, (slot) => this.idWords[slot * 4 + 3] ^ this.idWords[slot * 4 + 1])
+    this.bySlug = new SlotTable(this.cap, (slot) => this.slugKey[slot])
     for (const order of Object.values(this.orders)) order.slots = new Int32Array(this.cap)
   }
 
@@ -233,6 +311,7 @@ export class IndexData {
     this.free = widen(this.free)
     this.tagStart = widen(this.tagStart)
     this.tagCount = widen(this.tagCount)
+    this.slugKey = widen(this.slugKey)
     this.cap = cap
   }
 
@@ -269,57 +348,24 @@ export class IndexData {
     title: (a: number, b: number) => this.titleRank[a] - this.titleRank[b],
   }
 
-  private hash(words: ArrayLike<number>, at: number): number {
-    return (Math.imul(words[at + 3] ^ words[at + 1], 0x9e3779b1) >>> 0) & (this.table.length - 1)
+  /** whether a slot's id is the one parsed into PROBE */
+  private readonly isProbe = (slot: number) => {
+    const at = slot * 4
+    return (
+      this.idWords[at] === PROBE[0] && this.idWords[at + 1] === PROBE[1] && this.idWords[at + 2] === PROBE[2] && this.idWords[at + 3] === PROBE[3]
+    )
   }
 
   /** The slot of an id, or -1. */
   slotOf(id: string): number {
     if (!UUID.test(id)) return -1
-    const probe = PROBE
-    parseUuid(id, probe, 0)
-    for (let i = this.hash(probe, 0); ; i = (i + 1) & (this.table.length - 1)) {
-      const slot = this.table[i]
-      if (slot < 0) return -1
-      const at = slot * 4
-      if (
-        this.idWords[at] === probe[0] &&
-        this.idWords[at + 1] === probe[1] &&
-        this.idWords[at + 2] === probe[2] &&
-        this.idWords[at + 3] === probe[3]
-      )
-        return slot
-    }
+    parseUuid(id, PROBE, 0)
+    return this.bySlotId.find(PROBE[3] ^ PROBE[1], this.isProbe)
   }
 
-  private tableInsert(slot: number) {
-    if ((this.live + 1) * 2 > this.table.length) {
-      const old = this.table
-      this.table = new Int32Array(old.length * 2).fill(-1)
-      for (const s of old) if (s >= 0) this.tableInsert(s)
-    }
-    let i = this.hash(this.idWords, slot * 4)
-    while (this.table[i] >= 0) i = (i + 1) & (this.table.length - 1)
-    this.table[i] = slot
-  }
-
-  /** Backward-shift deletion: linear probing stays correct without tombstones. */
-  private tableRemove(slot: number) {
-    const mask = this.table.length - 1
-    let i = this.hash(this.idWords, slot * 4)
-    while (this.table[i] !== slot) i = (i + 1) & mask
-    let hole = i
-    for (let j = (i + 1) & mask; this.table[j] >= 0; j = (j + 1) & mask) {
-      const home = this.hash(this.idWords, this.table[j] * 4)
-      // an entry stays when its home lies cyclically in (hole, j]: probing from home reaches j
-      // without passing the hole; otherwise it moves into the hole
-      const stays = hole < j ? home > hole && home <= j : home > hole || home <= j
-      if (!stays) {
-        this.table[hole] = this.table[j]
-        hole = j
-      }
-    }
-    this.table[hole] = -1
+  /** The slot held under a slug (or under another slug with the same hash), or -1. */
+  slotOfSlug(slug: string): number {
+    return this.bySlug.find(slugHash(slug))
   }
 
   private posting(map: Map<number, SlotList>, key: number): SlotList {
@@ -361,7 +407,9 @@ export class IndexData {
     this.tagCount[slot] = tagIds.length
     for (const tag of tagIds) this.tagPool[this.tagPoolLength++] = this.numberOf(tag)
     this.tagsHeld += tagIds.length
-    this.tableInsert(slot)
+    this.slugKey[slot] = slugHash(row.slug)
+    this.bySlotId.insert(slot)
+    this.bySlug.insert(slot)
     this.live++
     if (this.city[slot] >= 0) this.posting(this.byCity, this.city[slot]).push(slot)
     this.posting(this.byCategory, this.category[slot]).push(slot)
@@ -425,7 +473,8 @@ export class IndexData {
     this.tagsHeld -= this.tagCount[slot]
     this.tagCount[slot] = 0
     this.count(slot, -1)
-    this.tableRemove(slot)
+    this.bySlotId.remove(slot)
+    this.bySlug.remove(slot)
     this.live--
     this.freeSlots.push(slot)
   }
@@ -605,8 +654,7 @@ export class IndexData {
    * (days, per zone): the soonest ending (end date, id), as the related branch queries of
    * related.ts read them.
    */
-  private branch(key: string, list: SlotList | undefined, today: Int32Array, keep?: (slot: number) => boolean): Int32Array {
-    const day = `${today[0]},${today[1]},${today[2]}`
+  private branch(key: string, list: SlotList | undefined, { days: today, key: day }: Today, keep?: (slot: number) => boolean): Int32Array {
     const memo = this.branches.get(key)
     if (memo && memo.today === day) return memo.slots
     const k = CANDIDATES + 1
@@ -631,16 +679,41 @@ export class IndexData {
     return slots
   }
 
+  /** the zones' dates at the last minute asked for (a date changes only on a whole minute) */
+  private today: Today & { minute: number } = { minute: Number.NaN, days: new Int32Array(ZONES.length), key: '' }
+
+  private todayAt(nowMs: number): Today {
+    const minute = Math.floor(nowMs / 60_000)
+    if (this.today.minute !== minute) {
+      const days = new Int32Array(ZONES.map((zone) => (Date.parse(localDate(nowMs, zone)) - DAY_ZERO) / DAY_MS))
+      this.today = { minute, days, key: days.join(',') }
+    }
+    return this.today
+  }
+
   /**
    * The ids of `self`'s related events at `nowMs`: the same branches, ranking and ties as the
    * SQL of related.ts (the test compares them), read from memory.
    */
   related(self: RelatedOf, nowMs: number): string[] {
-    const today = new Int32Array(ZONES.map((zone) => (Date.parse(localDate(nowMs, zone)) - DAY_ZERO) / DAY_MS))
-    const own = this.slotOf(self.id)
     const category = this.numbers.get(self.categoryId) ?? -2
     const city = self.cityId === null ? -1 : (this.numbers.get(self.cityId) ?? -2)
     const tags = self.tagIds.map((id) => this.numbers.get(id) ?? -2)
+    return this.relatedOf(this.slotOf(self.id), category, city, tags, nowMs)
+  }
+
+  /** The held event under `slug` (by its hash) and its related ids, as `related` gives them. */
+  detail(slug: string, nowMs: number): { id: string; related: string[] } | undefined {
+    const slot = this.slotOfSlug(slug)
+    if (slot < 0) return undefined
+    const from = this.tagStart[slot]
+    const tags = Array.from(this.tagPool.subarray(from, from + this.tagCount[slot]))
+    return { id: this.idOf(slot), related: this.relatedOf(slot, this.category[slot], this.city[slot], tags, nowMs) }
+  }
+
+  /** Related ids of the event `own` (-1: not held) filed under these numbers (-1: no city, -2: unknown). */
+  private relatedOf(own: number, category: number, city: number, tags: number[], nowMs: number): string[] {
+    const today = this.todayAt(nowMs)
     const lists: Int32Array[] = [this.branch(`c${category}`, this.byCategory.get(category), today)]
     if (city !== -1) {
       const inCity = this.byCity.get(city)
@@ -689,6 +762,12 @@ export class IndexData {
   }
 }
 
+/** The zones' dates (days since DAY_ZERO, per ZONES index) and them as one memo key. */
+interface Today {
+  days: Int32Array
+  key: string
+}
+
 /** The key of a city and category pair in the kept counts (-1: any; an event without a city counts under -1 only). */
 const countKey = (city: number, category: number) => (city + 1) * 2 ** 21 + (category + 1)
 
@@ -698,6 +777,7 @@ const ORDER_NAMES: OrderName[] = ['created', 'start', 'price', 'title']
 /** One published event as the index keeps it. */
 export interface IndexRow {
   id: string
+  slug: string
   createdMicros: number
   startDay: number
   endDay: number
@@ -712,7 +792,7 @@ export interface IndexRow {
   tags: string[]
 }
 
-const ROW_COLUMNS = sql`e.id, (extract(epoch from e.created_at) * 1000000)::float8 as "createdMicros",
+const ROW_COLUMNS = sql`e.id, e.slug, (extract(epoch from e.created_at) * 1000000)::float8 as "createdMicros",
   (e.start_date - date '2000-01-01') as "startDay", (e.end_date - date '2000-01-01') as "endDay",
   (select c.time_zone from cities c where c.id = e.city_id) as "timeZone", e.ticket_price_min::float8 as price,
   e.city_id as "cityId", e.category_id as "categoryId", e.event_type::text as format, e.is_free as "isFree",
@@ -954,6 +1034,7 @@ export function createListIndex(database: Database, logger?: Logger): ListIndex 
       return {
         page: (filters, sort, offset, limit) => current.page(filters, sort, offset, limit),
         related: (self, nowMs) => current.related(self, nowMs),
+        detail: (slug, nowMs) => current.detail(slug, nowMs),
       }
     },
     get size() {

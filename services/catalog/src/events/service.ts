@@ -527,11 +527,25 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const DETAIL = jsonOf([...CARD_FIELDS, ...DETAIL_FIELDS])
 
+/**
+ * The list cards of the ids in the `related` placeholder, as one JSON array body in their order:
+ * beside the detail's columns, a detail's miss reads its event and its related events (their ids
+ * known from the list index) in one statement. Inside, "events" names the subquery's own rows.
+ */
+const relatedCardsOf = (db: Db) =>
+  sql<string>`(${db
+    .select({ cards: sql`coalesce(string_agg(${LIST_CARD}, ',' order by array_position(${sql.placeholder('related')}::text[], ${events.id})), '')` })
+    .from(events)
+    .innerJoin(categories, eq(categories.id, events.categoryId))
+    .leftJoin(cities, eq(cities.id, events.cityId))
+    .where(and(eq(events.status, 'published'), sql`${events.id} = any(array(select unnest(${sql.placeholder('related')}::text[])))`))})`
+
 /** The detail query, built once per database: drizzle would build its SQL text again on every call. */
 function buildDetailQueries(db: Db) {
-  const query = (match: SQL) =>
+  const query = (match: SQL, extra: { relatedCards?: SQL<string> } = {}) =>
     db
       .select({
+        ...extra,
         json: DETAIL,
         id: events.id,
         slug: events.slug,
@@ -551,6 +565,9 @@ function buildDetailQueries(db: Db) {
       .limit(1)
   return {
     bySlug: query(eq(events.slug, sql.placeholder('slug'))).prepare('event_detail_by_slug'),
+    bySlugWithRelated: query(eq(events.slug, sql.placeholder('slug')), { relatedCards: relatedCardsOf(db) }).prepare(
+      'event_detail_by_slug_with_related',
+    ),
     bySlugOrId: query(or(eq(events.slug, sql.placeholder('slug')), eq(events.id, sql.placeholder('id')))!).prepare(
       'event_detail_by_slug_or_id',
     ),
@@ -561,13 +578,18 @@ const detailQueries = preparedPerDatabase(buildDetailQueries)
 /**
  * A published event by slug, or by id when the value is an id: its JSON (the detail without
  * `related`, one query), what the answer depends on, and what its related events are computed
- * from; null when there is none.
+ * from; null when there is none. Given `guess` (the list index's event under that slug and its
+ * related ids), the same statement reads the related cards: `relatedJson` is their JSON array
+ * when the event read is the one guessed (a slug hash shared by two events, or one renamed
+ * meanwhile, leaves it out and the caller computes `related` as without an index).
  */
-export async function findPublishedEvent({ db }: Database, slugOrId: string) {
+export async function findPublishedEvent({ db }: Database, slugOrId: string, guess?: { id: string; related: string[] }) {
   const queries = detailQueries(db)
   const [row] = UUID.test(slugOrId)
     ? await queries.bySlugOrId.execute({ slug: slugOrId, id: slugOrId.toLowerCase() })
-    : await queries.bySlug.execute({ slug: slugOrId })
+    : guess
+      ? await queries.bySlugWithRelated.execute({ slug: slugOrId, related: guess.related })
+      : await queries.bySlug.execute({ slug: slugOrId })
   if (!row) return null
   const relatedTo: RelatedTo = {
     id: row.id,
@@ -577,11 +599,13 @@ export async function findPublishedEvent({ db }: Database, slugOrId: string) {
     citySlug: row.citySlug,
     tags: row.tags.map(([id, slug]) => ({ id, slug })),
   }
+  const relatedCards = 'relatedCards' in row ? row.relatedCards : undefined
   return {
     json: row.json,
     id: row.id,
     slug: row.slug,
     title: row.title,
     relatedTo,
+    relatedJson: relatedCards !== undefined && guess?.id === row.id ? `[${relatedCards}]` : undefined,
   }
 }
