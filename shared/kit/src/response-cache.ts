@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
-import { compress, COMPRESSION_MIN_BYTES, negotiateEncoding, type Encoding } from './compression'
+import { compress, COMPRESSION_MIN_BYTES, gunzip, negotiateEncoding, type Encoding } from './compression'
 import { RecencyList, type Link } from './recency'
 
 /**
@@ -297,7 +297,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       return entry.identity
     }
     // a cold entry: decompress (a few microseconds for an API answer) and keep it hot again
-    const identity = Bun.gunzipSync(entry.gzip as Uint8Array<ArrayBuffer>)
+    const identity = gunzip(entry.gzip!)
     entry.identity = identity
     grow(key, entry, identity.byteLength)
     makeHot(key, entry)
@@ -308,7 +308,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     if (encoding === 'gzip') return entry.gzip!
     let body = entry.encoded?.[encoding]
     if (!body) {
-      body = compress(encoding, entry.identity ?? Bun.gunzipSync(entry.gzip as Uint8Array<ArrayBuffer>))
+      body = compress(encoding, entry.identity ?? gunzip(entry.gzip!))
       ;(entry.encoded ??= {})[encoding] = body
       grow(key, entry, body.byteLength)
     }
