@@ -309,3 +309,18 @@ describe('request size over real HTTP', () => {
     }
   })
 })
+
+describe('listening', () => {
+  test('a second service on a port in use fails to start instead of sharing its connections', async () => {
+    const { listenOptions } = await import('./serve')
+    const first = testApp(captureLogger().logger).listen({ ...listenOptions(0), hostname: '127.0.0.1' })
+    try {
+      const port = first.server!.port
+      expect(() => testApp(captureLogger().logger).listen({ ...listenOptions(port!), hostname: '127.0.0.1' })).toThrow()
+      // every request still reaches the first one
+      for (let i = 0; i < 20; i++) expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200)
+    } finally {
+      await first.stop()
+    }
+  })
+})

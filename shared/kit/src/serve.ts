@@ -17,6 +17,19 @@ export function createLifecycle(): Lifecycle {
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024
 
 /**
+ * How every service listens. `reusePort: false`: Elysia turns SO_REUSEPORT on by default, so a
+ * second process started on a port already in use (an old instance left running, a port set twice)
+ * silently shares its connections and answers some of its requests, perhaps with older code; off,
+ * the second one fails to start and says so.
+ */
+export const listenOptions = (port: number) => ({
+  port,
+  maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+  idleTimeout: 60,
+  reusePort: false,
+})
+
+/**
  * Listens on `port` and shuts down gracefully on SIGTERM/SIGINT: /ready turns 503, after
  * `shutdownDelayMs` the listener closes, requests in flight finish, then the database pool
  * closes and the process exits. A lost database connection that escapes the driver is logged
@@ -40,7 +53,7 @@ export function serve(
   app.onRequest(({ set }) => {
     if (options.lifecycle.draining) set.headers.connection = 'close'
   })
-  app.listen({ port: options.port, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, idleTimeout: 60 })
+  app.listen(listenOptions(options.port))
   options.logger.info('listening', { service: options.service, port: app.server?.port })
   let stopping = false
   const shutdown = async (signal: string) => {
