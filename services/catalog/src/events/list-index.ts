@@ -638,23 +638,23 @@ export class IndexData {
    * branch key and the zones' dates: a branch is shared by every event of its category, city or
    * tag, and forgotten when one of its events changes (a few thousand small arrays at most).
    */
-  private branches = new Map<string, { today: string; slots: Int32Array }>()
+  private branches = new Map<number, { today: string; slots: Int32Array }>()
 
   private forgetBranches(slot: number) {
     if (this.branches.size === 0) return
     const category = this.category[slot]
     const city = this.city[slot]
-    this.branches.delete(`c${category}`)
-    if (city >= 0) this.branches.delete(`y${city}`), this.branches.delete(`y${city}c${category}`)
-    for (let i = this.tagStart[slot], end = i + this.tagCount[slot]; i < end; i++) this.branches.delete(`t${this.tagPool[i]}`)
+    this.branches.delete(branchKey(BY_CATEGORY, category))
+    if (city >= 0) this.branches.delete(branchKey(BY_CITY, city)), this.branches.delete(branchKey(BY_CITY_CATEGORY, city, category))
+    for (let i = this.tagStart[slot], end = i + this.tagCount[slot]; i < end; i++) this.branches.delete(branchKey(BY_TAG, this.tagPool[i]))
   }
 
   /**
-   * The CANDIDATES + 1 first events of `list` (passing `keep`) that have not ended by `today`
-   * (days, per zone): the soonest ending (end date, id), as the related branch queries of
-   * related.ts read them.
+   * The CANDIDATES + 1 first events of `list` (of city `onlyCity` and category `onlyCategory`
+   * when >= 0) that have not ended by `today` (days, per zone): the soonest ending (end date,
+   * id), as the related branch queries of related.ts read them.
    */
-  private branch(key: string, list: SlotList | undefined, { days: today, key: day }: Today, keep?: (slot: number) => boolean): Int32Array {
+  private branch(key: number, list: SlotList | undefined, { days: today, key: day }: Today, onlyCity = -1, onlyCategory = -1): Int32Array {
     const memo = this.branches.get(key)
     if (memo && memo.today === day) return memo.slots
     const k = CANDIDATES + 1
@@ -663,9 +663,12 @@ export class IndexData {
     const ends = this.end
     const before = (a: number, b: number) => ends[a] < ends[b] || (ends[a] === ends[b] && this.compareIds(a, b) < 0)
     const zones = this.zone
+    const cities = this.city
+    const categories = this.category
     for (let i = 0; list && i < list.length; i++) {
       const slot = list.items[i]
-      if (ends[slot] < today[zones[slot]] || (keep && !keep(slot))) continue
+      if (ends[slot] < today[zones[slot]]) continue
+      if ((onlyCity >= 0 && cities[slot] !== onlyCity) || (onlyCategory >= 0 && categories[slot] !== onlyCategory)) continue
       if (n === k && !before(slot, best[k - 1])) continue
       let at = n < k ? n++ : k - 1
       while (at > 0 && before(slot, best[at - 1])) {
@@ -711,40 +714,63 @@ export class IndexData {
     return { id: this.idOf(slot), related: this.relatedOf(slot, this.category[slot], this.city[slot], tags, nowMs) }
   }
 
-  /** Related ids of the event `own` (-1: not held) filed under these numbers (-1: no city, -2: unknown). */
+  /**
+   * Related ids of the event `own` (-1: not held) filed under these numbers (-1: no city, -2:
+   * unknown). A few dozen candidates at most: arrays and an insertion into the best few, not a
+   * Map and a sort (this ran on every detail miss: 11% of the catalog's CPU with a Map and sort).
+   */
   private relatedOf(own: number, category: number, city: number, tags: number[], nowMs: number): string[] {
     const today = this.todayAt(nowMs)
-    const lists: Int32Array[] = [this.branch(`c${category}`, this.byCategory.get(category), today)]
+    const lists: Int32Array[] = [this.branch(branchKey(BY_CATEGORY, category), this.byCategory.get(category), today)]
     if (city !== -1) {
       const inCity = this.byCity.get(city)
       const inCategory = this.byCategory.get(category)
-      const cities = this.city
-      const categories = this.category
+      const key = branchKey(BY_CITY_CATEGORY, city, category)
       lists.push(
         (inCity?.length ?? 0) <= (inCategory?.length ?? 0)
-          ? this.branch(`y${city}c${category}`, inCity, today, (slot) => categories[slot] === category)
-          : this.branch(`y${city}c${category}`, inCategory, today, (slot) => cities[slot] === city),
-        this.branch(`y${city}`, inCity, today),
+          ? this.branch(key, inCity, today, -1, category)
+          : this.branch(key, inCategory, today, city, -1),
+        this.branch(branchKey(BY_CITY, city), inCity, today),
       )
     }
-    for (const tag of tags) lists.push(this.branch(`t${tag}`, this.byTag.get(tag), today))
-    const score = new Map<number, number>()
+    for (const tag of tags) lists.push(this.branch(branchKey(BY_TAG, tag), this.byTag.get(tag), today))
+    // each candidate once, scored as related.ts scores it
+    const candidates: number[] = []
+    const scores: number[] = []
     for (const list of lists) {
       let taken = 0
       for (let i = 0; i < list.length && taken < CANDIDATES; i++) {
         const slot = list[i]
         if (slot === own) continue
         taken++
-        if (score.has(slot)) continue
+        if (candidates.includes(slot)) continue
         let shared = 0
         for (let t = this.tagStart[slot], end = t + this.tagCount[slot]; t < end; t++) if (tags.includes(this.tagPool[t])) shared++
-        score.set(slot, (this.category[slot] === category ? 2 : 0) + (city >= 0 && this.city[slot] === city ? 1 : 0) + 2 * shared)
+        candidates.push(slot)
+        scores.push((this.category[slot] === category ? 2 : 0) + (city >= 0 && this.city[slot] === city ? 1 : 0) + 2 * shared)
       }
     }
-    return [...score.keys()]
-      .sort((a, b) => score.get(b)! - score.get(a)! || this.start[a] - this.start[b] || this.compareIds(a, b))
-      .slice(0, RELATED_LIMIT)
-      .map((slot) => this.idOf(slot))
+    // the RELATED_LIMIT best: higher score, then sooner start, then id
+    const best: number[] = []
+    const bestScores: number[] = []
+    const starts = this.start
+    for (let c = 0; c < candidates.length; c++) {
+      const slot = candidates[c]
+      const score = scores[c]
+      let at = best.length
+      while (at > 0) {
+        const other = best[at - 1]
+        const otherScore = bestScores[at - 1]
+        const ahead = score > otherScore || (score === otherScore && (starts[slot] < starts[other] || (starts[slot] === starts[other] && this.compareIds(slot, other) < 0)))
+        if (!ahead) break
+        at--
+      }
+      if (at >= RELATED_LIMIT) continue
+      best.splice(at, 0, slot)
+      bestScores.splice(at, 0, score)
+      if (best.length > RELATED_LIMIT) best.pop(), bestScores.pop()
+    }
+    return best.map((slot) => this.idOf(slot))
   }
 
   /** Keeps the format x price counts of the event's city, category, both, and of every event. */
@@ -767,6 +793,13 @@ interface Today {
   days: Int32Array
   key: string
 }
+
+/** The kinds of related branches, and one branch's memo key (numbers are below 2^21, as in countKey). */
+const BY_CATEGORY = 1
+const BY_CITY = 2
+const BY_CITY_CATEGORY = 3
+const BY_TAG = 4
+const branchKey = (kind: number, a: number, b = 0) => kind * 2 ** 42 + (a + 2) * 2 ** 21 + (b + 2)
 
 /** The key of a city and category pair in the kept counts (-1: any; an event without a city counts under -1 only). */
 const countKey = (city: number, category: number) => (city + 1) * 2 ** 21 + (category + 1)
