@@ -1,4 +1,4 @@
-// bun run bench:real [-- --duration 15 --warmup 5 --connections 32 --only detail,search --pgbench-time 10]
+// bun run bench:real [-- --duration 15 --warmup 5 --connections 32 --only detail,search --pgbench-time 10 --url-count 300000]
 // KEEP_BENCH_DIR=1 keeps the work dir (the services' logs) after the run.
 //
 // Realistic traffic on the bench catalogue (issue 11): DATABASE_URL must hold `bun run bench:data`.
@@ -22,7 +22,7 @@ import { relatedEvents } from '../../services/catalog/src/events/related'
 import { captureQueries, pgbench, pgbenchScript } from './ceilings'
 import { renderReport, type RunResult, type Report } from './report'
 import { SCENARIOS, TARGETS, type Measured, type Scenario } from './scenarios'
-import { loadBenchData, seeded, urls, type BenchData } from './urls'
+import { BENCH_URL_COUNT, loadBenchData, seeded, urls, type BenchData } from './urls'
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -32,7 +32,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     'pgbench-time': { type: 'string', default: '10' },
-    'url-count': { type: 'string', default: '60000' },
+    'url-count': { type: 'string', default: String(BENCH_URL_COUNT) },
   },
 })
 const DURATION = Number(args.duration)
@@ -157,6 +157,9 @@ async function startGateway(catalog: string, admin: string) {
     DOCS_UPSTREAM: dead,
     MEDIA_FILES_UPSTREAMS: dead,
     MEDIA_FILES_PREFIX: '/media',
+    // Go runtime settings given to the bench (GOMAXPROCS, GOGC) reach Caddy, as BUN_JSC_* reach
+    // the services: an A/B of one setting on the same data
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key === 'GOMAXPROCS' || key === 'GOGC') as [string, string][]),
   }
   const { proc, logFile } = spawn('caddy', ['caddy', 'run', '--config', 'caddy/Caddyfile', '--adapter', 'caddyfile'], env)
   const url = `http://127.0.0.1:${port}`

@@ -1,0 +1,65 @@
+// bun bench/realistic/cache-sim.ts <base URL> <kind> [requests] [budgets MiB, e.g. 32,64] [list length]
+//
+// What hit rate a cache budget can give, apart from the machine: replays a scenario's requests
+// through the service's own response cache (shared/kit/src/response-cache.ts, with the real
+// answers, fetched once per distinct URL from a running service) in two orders:
+// - `bench`: the bench's list (BENCH_URL_COUNT URLs, or `list length`) walked from its start,
+//   round again when the replay is longer, as bench/wrk/urls.lua walks it (with the 60,000 URLs
+//   of the lists before the sixteenth round a scenario went round 2-3 times);
+// - `zipf`: one list as long as the replay, drawn the same way (urls.ts, same seed), walked
+//   once: every request a fresh draw, as real traffic is.
+// Prints the hit rate over the last three quarters (the first quarter warms the cache, as the
+// bench's warm-up does), the entries held, and the cache's own byte count. Plain requests, like
+// wrk's. Needs DATABASE_URL (the bench data) to draw the URLs.
+import { createResponseCache } from '@app/kit'
+import { BENCH_URL_COUNT, loadBenchData, urls, type UrlKind } from './urls'
+
+const [base, kind, requestsArg, budgetsArg, listArg] = Bun.argv.slice(2)
+if (!base || !kind) {
+  console.error(
+    'usage: bun bench/realistic/cache-sim.ts <base URL> <detail|lists|search|mix> [requests] [budgets MiB] [list length]',
+  )
+  process.exit(2)
+}
+const REQUESTS = Number(requestsArg ?? 150_000)
+const BUDGETS = (budgetsArg ?? '32,64').split(',').map(Number)
+const BENCH_LIST = Number(listArg ?? BENCH_URL_COUNT)
+const SEED = 20261123
+
+const data = await loadBenchData(process.env.DATABASE_URL!)
+const benchList = urls(kind as UrlKind, data, BENCH_LIST, SEED)
+const orders: Record<string, string[]> = {
+  bench: Array.from({ length: REQUESTS }, (_, i) => benchList[i % benchList.length]),
+  zipf: urls(kind as UrlKind, data, REQUESTS, SEED),
+}
+// one body per distinct URL, as the service answers it (16 at a time)
+const bodies = new Map<string, { status: number; json: string }>()
+const pending = [...new Set(Object.values(orders).flat())]
+console.log(`fetching ${pending.length} distinct ${kind} answers from ${base}`)
+await Promise.all(
+  Array.from({ length: 16 }, async () => {
+    for (let url = pending.pop(); url; url = pending.pop()) {
+      const response = await fetch(base + url, { signal: AbortSignal.timeout(10_000) })
+      bodies.set(url, { status: response.status, json: await response.text() })
+    }
+  }),
+)
+
+for (const [order, list] of Object.entries(orders)) {
+  const distinct = new Set(list.slice(REQUESTS / 4)).size
+  for (const mib of BUDGETS) {
+    const cache = createResponseCache({ versions: { current: async () => 1 }, maxBytes: mib * 1024 * 1024 })
+    let hits = 0
+    for (let i = 0; i < list.length; i++) {
+      const url = list[i]
+      const response = await cache.respond(new Request(`http://sim${url}`), url, async () => bodies.get(url)!)
+      if (i >= REQUESTS / 4 && response.headers.get('x-cache') === 'hit') hits++
+    }
+    const stats = cache.stats()
+    console.log(
+      `${order.padEnd(5)} ${String(mib).padStart(4)} MiB: hit rate ${(hits / (REQUESTS * 0.75)).toFixed(3)}` +
+        ` (${distinct} distinct URLs among the measured requests)` +
+        `, ${stats.entries} entries, ${(stats.bytes / 1048576).toFixed(1)} MiB counted`,
+    )
+  }
+}
