@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestDatabase, type TestDatabase } from '@app/db/testing'
 import { get } from '@app/kit/testing'
-import { MAX_REQUEST_BODY_BYTES } from '@app/kit'
+import { listenOptions } from '@app/kit'
 import { closedPort, createTestMedia, fileForm, GIF_1X1, PNG_1X1, pngOfSize, SLOW, startS3rver } from './testing'
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from './upload/service'
 
@@ -102,7 +102,7 @@ describe.each([
     origin = `http://127.0.0.1:${port}`
     media = await createTestMedia(database, { publicMediaUrl: `${origin}/media/`, s3Endpoint: s3?.endpoint })
     // as kit's serve() listens, without its signal handlers
-    media.app.listen({ port, hostname: '127.0.0.1', maxRequestBodySize: MAX_REQUEST_BODY_BYTES })
+    media.app.listen({ ...listenOptions(port), hostname: '127.0.0.1' })
     server = media.app.server ?? undefined
   }, SLOW)
   afterAll(async () => {

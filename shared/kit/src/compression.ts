@@ -50,12 +50,10 @@ export function compress(encoding: Encoding, data: Uint8Array | string): Uint8Ar
     case 'gzip':
       // Bun's own binding: node:zlib's keeps a stream per call until the GC finalises it, native
       // memory the GC does not see (RSS grew by hundreds of MB under miss-heavy load). libdeflate
-      // level 1: every cache miss compresses once, and gzip was 15% of the catalog's main thread
-      // under the bench's detail scenario (zlib 6), 37% when every detail missed (libdeflate 6;
-      // cpu-prof, sample counts). Per 4.6 KB detail answer
-      // with the images' MIMALLOC_PURGE_DELAY=0: zlib 6 55 us, libdeflate 6 117 us (its larger
-      // state is returned to the system and faulted in again on every call), libdeflate 1 29 us;
-      // bytes +2% on a detail (ratio 0.313 vs 0.306), +11% on a 100-card list (0.225 vs 0.203)
+      // level 1, since every cache miss compresses once: per 4.6 KB detail answer with the
+      // images' MIMALLOC_PURGE_DELAY=0, zlib 6 55 us, libdeflate 6 117 us (its larger state is
+      // returned to the system and faulted in again on every call), libdeflate 1 29 us; bytes +2%
+      // on a detail (ratio 0.313 vs 0.306), +11% on a 100-card list (0.225 vs 0.203)
       return Bun.gzipSync(input as Uint8Array<ArrayBuffer>, { level: 1, library: 'libdeflate' })
   }
 }

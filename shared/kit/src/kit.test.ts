@@ -290,12 +290,8 @@ describe('rate limiter', () => {
 
 describe('request size over real HTTP', () => {
   test('a declared body above 25 MiB gets the 413 envelope, not the server default', async () => {
-    const { MAX_REQUEST_BODY_BYTES } = await import('./serve')
-    const app = testApp(captureLogger().logger).listen({
-      port: 0,
-      hostname: '127.0.0.1',
-      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    })
+    const { listenOptions } = await import('./serve')
+    const app = testApp(captureLogger().logger).listen({ ...listenOptions(0), hostname: '127.0.0.1' })
     try {
       const res = await fetch(`http://127.0.0.1:${app.server!.port}/echo`, {
         method: 'POST',
