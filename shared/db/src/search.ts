@@ -49,6 +49,11 @@ export interface EventSearch {
   match: string
   /** The change keys the search's answer depends on (see WordTerms.keys). */
   keys: string[]
+  /**
+   * At least this many rows of the search copy match (0: not known). A search of one word
+   * matches at least the rows holding its most common lexeme; of more words, no bound is known.
+   */
+  matchesAtLeast: number
 }
 
 /** What the query needs of one word: its stand-ins and its part of `match` (null: a stop word). */
@@ -62,6 +67,12 @@ export interface WordTerms {
    * (standInTrigrams); `list:all` for a term of 1-2 letters, whose lexemes no fixed key names.
    */
   keys: string[]
+  /**
+   * How many rows of the search copy hold the most common of the exact lexemes in `match`
+   * (search_lexemes.events): the word matches at least that many. The keys above hold it too:
+   * the count of a lexeme changes only through a row holding it, which announces its key.
+   */
+  matchesAtLeast: number
 }
 
 /** The terms of each of `words`, however they are found (the route keeps them in its cache). */
@@ -84,7 +95,10 @@ export async function eventSearchQuery(
     .map((m) => `(${m})`)
     .join(' & ')
   const keys = [...new Set(words.flatMap((w) => terms.get(w)?.keys ?? ['list:all']))]
-  return { tsquery, match, keys: keys.includes('list:all') ? ['list:all'] : keys }
+  // the words' parts are AND'ed: only a single part's rows are a lower bound of the matches
+  const parts = words.filter((w) => terms.get(w)?.match)
+  const matchesAtLeast = parts.length === 1 ? terms.get(parts[0])!.matchesAtLeast : 0
+  return { tsquery, match, keys: keys.includes('list:all') ? ['list:all'] : keys, matchesAtLeast }
 }
 
 /**
@@ -131,24 +145,32 @@ export async function wordTerms(database: Database, words: string[]): Promise<Ma
   // (0.19 ms in all)
   const expansions = await searchExpansions(database, words)
   const terms = [...new Set(words.flatMap((w) => [w, ...(expansions.get(w) ?? [])]))]
-  const rows = await database.rows<{ term: string; normalised: string; lexemes: string[] | null; trigrams: string[] }>(sql`
-    select t.term, n.q as normalised, show_trgm(t.term) as trigrams,
-      case when p.stem is not null and strpos(p.stem, chr(92)) = 0 then array(
-        select l.lexeme from search_lexemes l
-        where l.lexeme >= p.stem collate "C" and l.lexeme < (p.stem || chr(1114111)) collate "C"
-        order by l.lexeme limit ${MAX_PREFIX_LEXEMES + 1}
-      ) end as lexemes
+  const rows = await database.rows<{
+    term: string
+    normalised: string
+    lexemes: string[] | null
+    most: number | null
+    trigrams: string[]
+  }>(sql`
+    select t.term, n.q as normalised, show_trgm(t.term) as trigrams, l.lexemes, l.most
     from unnest(string_to_array((select ${terms.join(' ')}::text), ' ')) as t(term)
     cross join lateral (select to_tsquery('indonesian', t.term || ':*')::text as q) n
-    cross join lateral (select substring(n.q from '^''([^'']+)'':[*]$') as stem) p`)
+    cross join lateral (select substring(n.q from '^''([^'']+)'':[*]$') as stem) p
+    left join lateral (
+      select coalesce(array_agg(r.lexeme order by r.lexeme), '{}') as lexemes, max(r.events) as most from (
+        select l.lexeme, l.events from search_lexemes l
+        where l.lexeme >= p.stem collate "C" and l.lexeme < (p.stem || chr(1114111)) collate "C"
+        order by l.lexeme limit ${MAX_PREFIX_LEXEMES + 1}
+      ) r
+    ) l on p.stem is not null and strpos(p.stem, chr(92)) = 0`)
   /** a term's part: null for a stop word (dropped, as to_tsquery drops it), '' for a prefix no lexeme has */
-  const partOf = new Map<string, { part: string | null; normalised: string; trigrams: string[] }>()
-  for (const { term, normalised, lexemes, trigrams } of rows) {
-    if (!normalised) partOf.set(term, { part: null, normalised, trigrams })
+  const partOf = new Map<string, { part: string | null; normalised: string; trigrams: string[]; most: number }>()
+  for (const { term, normalised, lexemes, most, trigrams } of rows) {
+    if (!normalised) partOf.set(term, { part: null, normalised, trigrams, most: 0 })
     else if (lexemes && lexemes.length <= MAX_PREFIX_LEXEMES)
-      partOf.set(term, { part: lexemes.map(operand).join(' | '), normalised, trigrams })
+      partOf.set(term, { part: lexemes.map(operand).join(' | '), normalised, trigrams, most: most ?? 0 })
     // too many lexemes, or more than one (a word the parser splits): as normalised
-    else partOf.set(term, { part: `(${normalised})`, normalised, trigrams })
+    else partOf.set(term, { part: `(${normalised})`, normalised, trigrams, most: 0 })
   }
   return new Map(
     words.map((w) => {
@@ -164,7 +186,9 @@ export async function wordTerms(database: Database, words: string[]): Promise<Ma
         ...own.flatMap((t) => operands(t.normalised).map(lexemeKey)),
         ...standInTrigrams(partOf.get(w)!.trigrams).map((t) => `tri:${t}`),
       ])
-      return [w, { standIns, match, keys: keys.has('list:all') ? ['list:all'] : [...keys] }]
+      // the OR of its terms matches at least the rows of any one of their exact lexemes
+      const matchesAtLeast = Math.max(0, ...matching.map((t) => t.most))
+      return [w, { standIns, match, keys: keys.has('list:all') ? ['list:all'] : [...keys], matchesAtLeast }]
     }),
   )
 }

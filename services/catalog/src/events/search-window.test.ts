@@ -113,3 +113,30 @@ test('a search of few matches takes its page from the scan that counts them, the
       }
     }
 })
+
+test('a search by one common word alone is past the cap by the kept lexeme counts: no rows are counted', async () => {
+  const statements: string[] = []
+  const session = (database.db as any).session
+  const logger = session.logger
+  session.logger = { logQuery: (text: string) => statements.push(text) }
+  try {
+    const alone = await prepareSearch(database, { q: 'jendela' } as EventListQuery)
+    // every "Zeta Konser Jendela" event holds the lexeme: the bound is their number
+    expect(alone.matchesAtLeast).toBe(SEARCH_COUNT_CAP + 100)
+    // two words: the AND of their rows has no bound from the counts
+    expect((await prepareSearch(database, { q: 'jendela zeta' } as EventListQuery)).matchesAtLeast).toBe(0)
+    const page = pageRequest({}, 12, 100)
+    statements.length = 0
+    const { items, total, exact } = await listEvents(database, alone, page)
+    expect([total, exact]).toEqual([SEARCH_COUNT_CAP + 1, false])
+    expect(statements.some((text) => /count\(\*\)/i.test(text))).toBe(false)
+    expect(items.map((c) => JSON.parse(c).id)).toEqual((await reference({ q: 'jendela', sort: 'created_at_desc' })).slice(0, 12))
+    // with a filter the copy's rows are counted, to the same capped total
+    const filtered = await prepareSearch(database, { q: 'jendela', format: 'offline' } as EventListQuery)
+    statements.length = 0
+    expect(await listEvents(database, filtered, page)).toMatchObject({ total: SEARCH_COUNT_CAP + 1, exact: false })
+    expect(statements.some((text) => /count\(\*\)/i.test(text))).toBe(true)
+  } finally {
+    session.logger = logger
+  }
+})
