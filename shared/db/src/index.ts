@@ -7,6 +7,7 @@ export { seedDemo, isEmptyCatalogue } from './seed'
 export {
   textSearch,
   searchWords,
+  searchKey,
   MAX_QUERY_LENGTH,
   eventSearchQuery,
   searchExpansions,

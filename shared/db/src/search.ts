@@ -15,6 +15,16 @@ export function searchWords(q: string): string[] {
 }
 
 /**
+ * What a search by `q` matches, as a cache key: its words (searchWords), each once, in one order.
+ * Every word is a prefix in an AND, so "Jazz  Gunung!" and "gunung jazz" match the same events
+ * in every order but relevance (whose rank sums per term); `q` itself when it holds no word.
+ */
+export function searchKey(q: string): string {
+  const words = searchWords(q)
+  return words.length ? [...new Set(words)].sort().join(' ') : q
+}
+
+/**
  * Full text with the `indonesian` configuration, every word as a prefix (so "konse" finds
  * "konser"), OR'd with a trigram word-similarity match on the title text so small typos
  * ("jaz gunung") still match. Accents are ignored on both sides. Null when `q` has no words.

@@ -497,4 +497,21 @@ describe('GET /api/events: one cache entry per answer', () => {
     for (const path of ['/api/events?kota=bandung&page=2', '/api/events?kota=bandung&sort=title_asc'])
       expect((await get(ctx.app, path)).headers.get('x-cache')).toBe('miss')
   })
+
+  test('a search by the same words in another case, order, spacing or repeated shares one entry, but not by relevance', async () => {
+    const first = await get(ctx.app, '/api/events?q=jazz%20gunung')
+    expect([first.status, first.headers.get('x-cache')]).toEqual([200, 'miss'])
+    expect(first.body.data.map((e: { slug: string }) => e.slug)).toContain('jazz-gunung-bromo')
+    for (const q of ['Gunung%20%20JAZZ!', 'gunung+jazz+jazz', 'J%C3%A1zz-gunung']) {
+      const res = await get(ctx.app, `/api/events?q=${q}`)
+      expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'hit'])
+      expect(res.body).toEqual(first.body)
+    }
+    // another word is another answer; relevance keeps the words' order (its rank sums per term)
+    expect((await get(ctx.app, '/api/events?q=jazz%20gunung%20bromo')).headers.get('x-cache')).toBe('miss')
+    const ranked = await get(ctx.app, '/api/events?q=jazz%20gunung&sort=relevance')
+    const reversed = await get(ctx.app, '/api/events?q=gunung%20jazz&sort=relevance')
+    expect([ranked.headers.get('x-cache'), reversed.headers.get('x-cache')]).toEqual(['miss', 'miss'])
+    expect(reversed.body.pagination.total).toBe(first.body.pagination.total)
+  })
 })

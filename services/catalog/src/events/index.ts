@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { findSlugRedirect } from '@app/db'
+import { findSlugRedirect, searchKey } from '@app/db'
 import { cacheKey, errorResponse, movedPermanently, pagination, pageRequest, slugMovedResponse } from '@app/kit'
 import type { CatalogContext } from '../deps'
 import { validateDiscovery } from './discovery'
@@ -28,6 +28,8 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
         // as left out, so one cache entry
         const key = cacheKey('events', {
           ...query,
+          // the same words in another case, order or spacing are the same answer (not by relevance)
+          q: query.q !== undefined && query.sort !== 'relevance' ? searchKey(query.q) : query.q,
           page: page.page === 1 ? undefined : page.page,
           limit: page.limit === 12 ? undefined : page.limit,
           sort: query.sort === 'created_at_desc' ? undefined : query.sort,

@@ -9,6 +9,7 @@ import {
   eventTagOrder,
   events,
   prefixSearchQuery,
+  searchKey,
   wordTerms,
   type Database,
   type Db,
@@ -496,7 +497,13 @@ export async function listEvents(database: Database, query: EventListQuery, page
     matchesAtLeast: _matchesAtLeast,
     ...filters
   } = query as EventListQuery & SearchReady
-  const totalKey = cacheKey('events-total', { ...filters, _cap: queries.countCap ?? undefined, _dated: options.expiresAt })
+  // the total of a search depends on its words alone, not on their order (searchKey)
+  const totalKey = cacheKey('events-total', {
+    ...filters,
+    q: filters.q === undefined ? undefined : searchKey(filters.q),
+    _cap: queries.countCap ?? undefined,
+    _dated: options.expiresAt,
+  })
   const total = options.remember
     ? options.remember(totalKey, async () => ({ value: await count(), deps: listDeps(query), expiresAt: options.expiresAt }))
     : count()
