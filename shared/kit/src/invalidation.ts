@@ -51,14 +51,16 @@ export function createListeningVersionSource(
   let pingSeq = 0
   const pingsSent = new Map<number, number>()
 
-  // the acknowledgement also wakes the writers waiting for it (awaitReplicas), in one round trip
+  // the acknowledgement also wakes the writers waiting for it (awaitReplicas), in one round trip,
+  // telling them how many other live replicas had not acknowledged that version yet: "<version>:0"
+  // spares a writer its look at cache_replicas (a round trip that waits its turn under load)
   const ack = () =>
     database.rows(sql`
       with acked as (
         insert into cache_replicas (id, service, acked_version, seen_at) values (${id}, ${options.service}, ${version}, now())
         on conflict (id) do update set acked_version = greatest(cache_replicas.acked_version, excluded.acked_version), seen_at = now()
         returning acked_version)
-      select pg_notify(${ACK_CHANNEL}, acked_version::text) from acked`)
+      select pg_notify(${ACK_CHANNEL}, acked_version::text || ':' || (${behindOf(sql`acked.acked_version`, id)})) from acked`)
 
   const listeners: ((version: number, keys: string[] | null) => void)[] = []
   function apply(next: number, keys: string[] | null = null) {
@@ -155,36 +157,54 @@ export function createListeningVersionSource(
   }
 }
 
+/** Live replicas (other than `except`) that have not acknowledged `version`. */
+const behindOf = (version: SQL, except = '') => sql`
+  select count(*)::int from cache_replicas
+  where seen_at > now() - make_interval(secs => ${LIVE_SECONDS}) and acked_version < ${version} and id <> ${except}`
+
 /**
- * Per database: resolves when a replica acknowledges (ACK_CHANNEL, whose payload is the version)
- * at least `version` (any version when not given), or after `ms`. A waiting writer checks again
- * when one arrives rather than after a timer, which under load left it up to 50 ms behind an
+ * Per database: resolves when a replica acknowledges (ACK_CHANNEL, whose payload is the version
+ * and how many other live replicas were behind it) at least `version` (any version when not
+ * given), or after `ms`: true when every live replica is known to hold that version (this or an
+ * earlier acknowledgement was the last one missing). A waiting writer checks again when one
+ * arrives rather than after a timer, which under load left it up to 50 ms behind an
  * acknowledgement that had already come. Listened on the database's one listening connection.
  */
-const acknowledgements = new WeakMap<Database, Set<{ version: number; wake: () => void }>>()
-function acknowledged(database: Database, version: number | undefined, ms: number): Promise<void> {
-  let waiting = acknowledgements.get(database)
-  if (!waiting) {
-    const all = (waiting = new Set())
+interface Acknowledgements {
+  waiters: Set<{ version: number; wake: (everyone: boolean) => void }>
+  /** The highest version an acknowledgement said every live replica held (acked versions only grow). */
+  everyone: number
+}
+const acknowledgements = new WeakMap<Database, Acknowledgements>()
+function acknowledged(database: Database, version: number | undefined, ms: number): Promise<boolean> {
+  let state = acknowledgements.get(database)
+  if (!state) {
+    const own: Acknowledgements = (state = { waiters: new Set(), everyone: Number.NEGATIVE_INFINITY })
     const onAck = (payload?: string) => {
-      const acked = Number(payload)
+      // "<version>:<others behind>"; a bare version (a replica of an older build) says nothing of the others
+      const [acked, behind] = (payload ?? '').split(':').map(Number)
+      if (behind === 0 && acked > own.everyone) own.everyone = acked
       // a (re)connected listener may have missed some (no payload): waking is always safe
-      for (const waiter of all) if (payload === undefined || !(acked < waiter.version)) waiter.wake()
+      for (const waiter of own.waiters)
+        if (payload === undefined || !(acked < waiter.version)) waiter.wake(waiter.version <= own.everyone)
     }
     void database.listen(ACK_CHANNEL, onAck, () => onAck()).catch(() => {})
-    acknowledgements.set(database, waiting)
+    acknowledgements.set(database, state)
   }
-  const { promise, resolve } = Promise.withResolvers<void>()
+  const { waiters } = state
+  const wanted = version ?? Number.NEGATIVE_INFINITY
+  if (version !== undefined && version <= state.everyone) return Promise.resolve(true)
+  const { promise, resolve } = Promise.withResolvers<boolean>()
   const waiter = {
-    version: version ?? Number.NEGATIVE_INFINITY,
-    wake: () => {
+    version: wanted,
+    wake: (everyone: boolean) => {
       clearTimeout(timer)
-      waiting.delete(waiter)
-      resolve()
+      waiters.delete(waiter)
+      resolve(everyone)
     },
   }
-  const timer = setTimeout(waiter.wake, ms)
-  waiting.add(waiter)
+  const timer = setTimeout(() => waiter.wake(false), ms)
+  waiters.add(waiter)
   return promise
 }
 
@@ -195,9 +215,6 @@ function acknowledged(database: Database, version: number | undefined, ms: numbe
  * spares the first round trip; the writer then waits for an acknowledgement of it first.
  */
 export async function awaitReplicas(database: Database, logger?: Logger, committedVersion?: number): Promise<void> {
-  const behindOf = (version: SQL) => sql`
-    select count(*)::int from cache_replicas
-    where seen_at > now() - make_interval(secs => ${LIVE_SECONDS}) and acked_version < ${version}`
   let version: number
   let pause = 2
   if (committedVersion === undefined) {
@@ -219,8 +236,9 @@ export async function awaitReplicas(database: Database, logger?: Logger, committ
   // waiting writer (which, with a replica SIGKILLed under load, saturated the database); every
   // heartbeat's acknowledgement (one a second per replica) also wakes it
   for (;;) {
-    // an acknowledgement wakes the writer; the timer (backing off) covers a missed notification
-    await acknowledged(database, version, pause)
+    // an acknowledgement wakes the writer, and when it was the last one missing that is all; the
+    // timer (backing off) covers a missed notification
+    if (await acknowledged(database, version, pause)) return
     pause = Math.min(pause * 2, 50)
     const [{ behind }] = await database.rows<{ behind: number }>(sql`select (${behindOf(sql`${version}`)}) as behind`)
     if (behind === 0) return
