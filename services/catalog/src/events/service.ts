@@ -434,23 +434,6 @@ function indexable(query: EventListQuery, nowMs?: number): boolean {
   )
 }
 
-/** Whether a search filters by its words and nothing else (its order and page aside). */
-function wordsAlone(query: EventListQuery & SearchReady): boolean {
-  const {
-    q,
-    sort: _s,
-    page: _p,
-    limit: _l,
-    facets: _f,
-    tsquery: _t,
-    match: _m,
-    searchKeys: _k,
-    matchesAtLeast: _n,
-    ...filters
-  } = query
-  return !!q && Object.values(filters).every((value) => value === undefined)
-}
-
 /**
  * How far a search sorted by something else than its own order walks the order index. The matches
  * of a common word may all sit deep in an order: titles that start with "Konser" come after
@@ -473,19 +456,6 @@ export async function listEvents(database: Database, query: EventListQuery, page
     return { items: await cardsOf(database, found.ids), total: found.total, exact: true }
   }
   const queries = listQueries(database, query, page, options)
-  // the page's ids when this request counted the matches itself and they were few
-  let counted: string[] | undefined
-  const count = async () => {
-    // a search by words alone that the kept lexeme counts already put past the cap: the count
-    // would find the cap + 1, after visiting that many rows (1.5-4 ms for a common word, EXPLAIN)
-    if (queries.countCap !== null && ((query as SearchReady).matchesAtLeast ?? 0) > queries.countCap && wordsAlone(query))
-      return queries.countCap + 1
-    const withPage = queries.countWithPage
-    if (!withPage) return (await queries.count)[0].total
-    const [row] = await database.rows<{ total: number; ids: string[] }>(withPage)
-    if (row.total <= queries.countCap!) counted = row.ids
-    return row.total
-  }
   const {
     sort: _sort,
     page: _page,
@@ -494,9 +464,22 @@ export async function listEvents(database: Database, query: EventListQuery, page
     tsquery: _tsquery,
     match: _match,
     searchKeys: _searchKeys,
-    matchesAtLeast: _matchesAtLeast,
+    matchesAtLeast = 0,
     ...filters
   } = query as EventListQuery & SearchReady
+  // the page's ids when this request counted the matches itself and they were few
+  let counted: string[] | undefined
+  const count = async () => {
+    // a search by words alone that the kept lexeme counts already put past the cap: the count
+    // would find the cap + 1, after visiting that many rows (1.5-4 ms for a common word, EXPLAIN)
+    const wordsAlone = Object.entries(filters).every(([name, value]) => name === 'q' || value === undefined)
+    if (queries.countCap !== null && matchesAtLeast > queries.countCap && wordsAlone) return queries.countCap + 1
+    const withPage = queries.countWithPage
+    if (!withPage) return (await queries.count)[0].total
+    const [row] = await database.rows<{ total: number; ids: string[] }>(withPage)
+    if (row.total <= queries.countCap!) counted = row.ids
+    return row.total
+  }
   // the total of a search depends on its words alone, not on their order (searchKey)
   const totalKey = cacheKey('events-total', {
     ...filters,
