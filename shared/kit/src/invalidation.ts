@@ -165,46 +165,37 @@ const behindOf = (version: SQL, except = '') => sql`
 /**
  * Per database: resolves when a replica acknowledges (ACK_CHANNEL, whose payload is the version
  * and how many other live replicas were behind it) at least `version` (any version when not
- * given), or after `ms`: true when every live replica is known to hold that version (this or an
- * earlier acknowledgement was the last one missing). A waiting writer checks again when one
- * arrives rather than after a timer, which under load left it up to 50 ms behind an
- * acknowledgement that had already come. Listened on the database's one listening connection.
+ * given), or after `ms`: true when that acknowledgement says no other live replica was behind.
+ * A waiting writer checks again when one arrives rather than after a timer, which under load
+ * left it up to 50 ms behind an acknowledgement that had already come. Listened on the
+ * database's one listening connection.
  */
-interface Acknowledgements {
-  waiters: Set<{ version: number; wake: (everyone: boolean) => void }>
-  /** The highest version an acknowledgement said every live replica held (acked versions only grow). */
-  everyone: number
-}
-const acknowledgements = new WeakMap<Database, Acknowledgements>()
+const acknowledgements = new WeakMap<Database, Set<{ version: number; wake: (everyone: boolean) => void }>>()
 function acknowledged(database: Database, version: number | undefined, ms: number): Promise<boolean> {
-  let state = acknowledgements.get(database)
-  if (!state) {
-    const own: Acknowledgements = (state = { waiters: new Set(), everyone: Number.NEGATIVE_INFINITY })
+  let waiting = acknowledgements.get(database)
+  if (!waiting) {
+    const all = (waiting = new Set())
     const onAck = (payload?: string) => {
       // "<version>:<others behind>"; a bare version (a replica of an older build) says nothing of the others
       const [acked, behind] = (payload ?? '').split(':').map(Number)
-      if (behind === 0 && acked > own.everyone) own.everyone = acked
       // a (re)connected listener may have missed some (no payload): waking is always safe
-      for (const waiter of own.waiters)
-        if (payload === undefined || !(acked < waiter.version)) waiter.wake(waiter.version <= own.everyone)
+      for (const waiter of all)
+        if (payload === undefined || !(acked < waiter.version)) waiter.wake(payload !== undefined && behind === 0)
     }
     void database.listen(ACK_CHANNEL, onAck, () => onAck()).catch(() => {})
-    acknowledgements.set(database, state)
+    acknowledgements.set(database, waiting)
   }
-  const { waiters } = state
-  const wanted = version ?? Number.NEGATIVE_INFINITY
-  if (version !== undefined && version <= state.everyone) return Promise.resolve(true)
   const { promise, resolve } = Promise.withResolvers<boolean>()
   const waiter = {
-    version: wanted,
+    version: version ?? Number.NEGATIVE_INFINITY,
     wake: (everyone: boolean) => {
       clearTimeout(timer)
-      waiters.delete(waiter)
+      waiting.delete(waiter)
       resolve(everyone)
     },
   }
   const timer = setTimeout(() => waiter.wake(false), ms)
-  waiters.add(waiter)
+  waiting.add(waiter)
   return promise
 }
 
