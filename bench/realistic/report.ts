@@ -2,6 +2,7 @@
 // scenario), under bench/results/realistic-<stamp>.* and realistic-latest.*.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { CpuUse } from './cpu'
 
 export interface RunResult {
   name: string
@@ -15,6 +16,8 @@ export interface RunResult {
   bytesPerAnswer: number
   peakRssMiB: number
   load1: number[]
+  /** where the CPU went during the measured run (absent in reports before the eighteenth round) */
+  cpu?: CpuUse
   writes?: {
     perSec: number
     done: number
@@ -47,6 +50,30 @@ function markdown(r: Report): string {
           : ''
       } |`,
   )
+  // the parts watched, in a fixed order; a part no run measured is left out
+  const parts = ['catalog', 'postgres', 'caddy', 'admin', 'wrk'].filter((part) =>
+    r.runs.some((x) => x.cpu?.cores[part] !== undefined && x.cpu.cores[part] !== null),
+  )
+  const cpuRows = r.runs
+    .filter((x) => x.cpu)
+    .map(
+      (x) =>
+        `| ${x.label} | ${parts.map((part) => x.cpu!.usPerRequest[part] ?? '-').join(' | ')} | ${parts
+          .map((part) => x.cpu!.cores[part] ?? '-')
+          .join(' / ')} / ${x.cpu!.cores.idle} |`,
+    )
+  const cpu = cpuRows.length
+    ? [
+        `Where the CPU went (from /proc around each measured run): microseconds of CPU per request, and cores used ` +
+          `(${parts.join(' / ')} / idle) of the machine's ${r.machine.cpus}. The catalog answers from one JavaScript ` +
+          'thread: near 1 core it is the bound, whatever the database has left.',
+        '',
+        `| scenario | ${parts.map((part) => `${part} us/request`).join(' | ')} | cores (${parts.join(' / ')} / idle) |`,
+        `|---|${parts.map(() => '---|').join('')}---|`,
+        ...cpuRows,
+        '',
+      ]
+    : []
   const targets = r.targets.map(
     (t) => `| ${t.result === null ? 'SKIP' : t.result.ok ? 'PASS' : 'FAIL'} | ${t.name} | ${t.result?.value ?? 'not measured'} |`,
   )
@@ -60,6 +87,7 @@ function markdown(r: Report): string {
     '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...cpu,
     `Submission p99: idle ${r.submitIdleP99Ms} ms, under the mixed load ${r.submitLoadedP99Ms} ms.`,
     '',
     'pgbench -c8 ceilings (random parameters, the SQL the service sends; scripts in bench/results/ceiling-*.sql):',

@@ -20,6 +20,7 @@ import { freePort, repoRoot, stopProcess } from '../../scripts/stack-lib'
 import { findPublishedEvent, listEvents, prepareSearch } from '../../services/catalog/src/events/service'
 import { relatedEvents } from '../../services/catalog/src/events/related'
 import { captureQueries, pgbench, pgbenchScript } from './ceilings'
+import { cpuSnapshot, cpuUse } from './cpu'
 import { renderReport, type RunResult, type Report } from './report'
 import { SCENARIOS, TARGETS, type Measured, type Scenario } from './scenarios'
 import { BENCH_URL_COUNT, loadBenchData, seeded, urls, type BenchData } from './urls'
@@ -110,7 +111,8 @@ async function startService(name: 'catalog' | 'admin') {
     // LIST_INDEX given to the bench override it (an A/B of one setting on the same data)
     ...Object.fromEntries(
       Object.entries(process.env).filter(
-        ([key]) => key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_') || key === 'RESPONSE_CACHE_MB' || key === 'LIST_INDEX',
+        ([key]) =>
+          key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_') || key === 'RESPONSE_CACHE_MB' || key === 'LIST_INDEX',
       ) as [string, string][],
     ),
   }
@@ -159,13 +161,15 @@ async function startGateway(catalog: string, admin: string) {
     MEDIA_FILES_PREFIX: '/media',
     // Go runtime settings given to the bench (GOMAXPROCS, GOGC) reach Caddy, as BUN_JSC_* reach
     // the services: an A/B of one setting on the same data
-    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key === 'GOMAXPROCS' || key === 'GOGC') as [string, string][]),
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => key === 'GOMAXPROCS' || key === 'GOGC') as [string, string][],
+    ),
   }
   const { proc, logFile } = spawn('caddy', ['caddy', 'run', '--config', 'caddy/Caddyfile', '--adapter', 'caddyfile'], env)
   const url = `http://127.0.0.1:${port}`
   await waitOk(`${url}/api/categories`, 'caddy', proc, logFile)
   await waitOk(`${url}/api/events?limit=1`, 'caddy catalog route', proc, logFile)
-  return url
+  return { url, pid: proc.pid }
 }
 
 /** Peak RSS since the last reset (VmHWM), MiB. */
@@ -186,7 +190,11 @@ async function wrk(base: string, urlFile: string, seconds: number) {
   clearTimeout(killer)
   const line = out.split('\n').find((l) => l.startsWith('WRK_JSON '))
   if (!line) throw new Error(`wrk gave no summary:\n${out}\n${err}`)
-  return JSON.parse(line.slice(9)) as Record<string, number>
+  // wrk's own CPU (it shares the machine with what it measures)
+  const cpuSeconds = Number(proc.resourceUsage()?.cpuTime.total ?? 0n) / 1e6
+  const summary: Record<string, number> = JSON.parse(line.slice(9))
+  summary.cpuSeconds = cpuSeconds
+  return summary
 }
 
 const percentile = (values: number[], p: number) => {
@@ -415,13 +423,16 @@ async function main() {
   const submitLoaded: number[] = []
   for (const scenario of SCENARIOS) {
     if (ONLY && !ONLY.has(scenario.name)) continue
-    const base = scenario.viaGateway ? gateway : catalog.url
+    const base = scenario.viaGateway ? gateway.url : catalog.url
     const file = fileFor(scenario)
     await wrk(base, file, WARMUP)
     resetPeak(catalog.pid)
     const stopWrites = scenario.writesPerSec ? writeLoop(write, scenario.writesPerSec) : null
     const load0 = loadavg()[0]
+    const watched = { catalog: catalog.pid, admin: admin.pid, caddy: scenario.viaGateway ? gateway.pid : undefined }
+    const cpu0 = cpuSnapshot(watched, { postgres: 'postgres' })
     const s = await wrk(base, file, DURATION)
+    const cpu = cpuUse(cpu0, cpuSnapshot(watched, { postgres: 'postgres' }), s.requests, { wrk: s.cpuSeconds })
     const writes = stopWrites ? await stopWrites() : null
     if (writes) submitLoaded.push(...writes.submit)
     const errors = s.connect + s.read + s.write + s.timeout + s.status + (writes?.failures ?? 0)
@@ -437,6 +448,7 @@ async function main() {
       bytesPerAnswer: s.requests ? Math.round(s.bytes / s.requests) : 0,
       peakRssMiB: peakRss(catalog.pid),
       load1: [round(load0, 2), round(loadavg()[0], 2)],
+      cpu,
       writes: writes
         ? {
             perSec: scenario.writesPerSec!,
@@ -451,7 +463,9 @@ async function main() {
     runs.push(run)
     log(
       `${scenario.name}: ${run.rps} rps, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, errors ${errors}, hit rate ${run.hitRate}, ` +
-        `peak RSS ${run.peakRssMiB} MiB${run.writes ? `, submit p99 ${run.writes.submitP99Ms} ms (${run.writes.done} writes)` : ''}`,
+        `peak RSS ${run.peakRssMiB} MiB${run.writes ? `, submit p99 ${run.writes.submitP99Ms} ms (${run.writes.done} writes)` : ''}; ` +
+        `CPU per request: catalog ${cpu.usPerRequest.catalog} us, postgres ${cpu.usPerRequest.postgres ?? '-'} us, ` +
+        `wrk ${cpu.usPerRequest.wrk} us; cores: catalog ${cpu.cores.catalog}, postgres ${cpu.cores.postgres ?? '-'}, idle ${cpu.cores.idle}`,
     )
   }
 
