@@ -2,17 +2,65 @@
 // the four services (media twice), the docs aggregator and Caddy in front. Used by
 // `bun run stack` and by the end-to-end tests, which also stop and start parts of it.
 import type { Subprocess } from 'bun'
-import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs'
+import {
+  appendFileSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 export const repoRoot = resolve(import.meta.dir, '..')
 
+/** Ports this process has handed out: a port is free again once its probe stops, and the kernel may offer it twice. */
+const handedOut = new Set<number>()
+
+/** The first port of the kernel's range for outgoing connections (those never take a port below it). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768
+  } catch {
+    return 32768
+  }
+}
+
+/**
+ * A port no process listens on now, for a service about to start. Drawn below the range of
+ * outgoing connections, so no client socket takes it before the service binds, and never one this
+ * process handed out before: with the kernel's own choice (port 0) two calls in a row could get
+ * the same port, and under load a port was taken meanwhile by a connection's local end (CI: one
+ * media replica of a stack never bound, and its uploads reached another service: 404).
+ */
 export function freePort(): number {
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
-  const port = server.port!
-  server.stop(true)
-  return port
+  const high = ephemeralLow() - 1
+  const low = Math.max(1024, high - 12_000)
+  for (let attempt = 0; attempt < 200 && high - low > 1000; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low))
+    if (handedOut.has(port)) continue
+    try {
+      Bun.serve({ port, hostname: '127.0.0.1', fetch: () => new Response() }).stop(true)
+    } catch {
+      continue
+    }
+    handedOut.add(port)
+    return port
+  }
+  // no room below that range (or all of it busy): the kernel's choice, still never one handed out
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+    const port = server.port!
+    server.stop(true)
+    if (handedOut.has(port)) continue
+    handedOut.add(port)
+    return port
+  }
+  throw new Error('no free port found')
 }
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -119,7 +167,10 @@ export function serviceEnv(
   const env: Record<string, string> = { ...defaults }
   for (const [key, value] of Object.entries(user)) if (value !== undefined && !STACK_CHOSEN.has(key)) env[key] = value
   Object.assign(env, forced)
-  const trusted = (user.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const trusted = (user.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (!trusted.includes('*')) for (const loopback of ['127.0.0.1', '::1']) if (!trusted.includes(loopback)) trusted.push(loopback)
   env.TRUSTED_PROXIES = trusted.join(',')
   return env
@@ -234,27 +285,31 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       docs: freePort(),
       media: Array.from({ length: mediaReplicas }, () => freePort()),
     }
-    const baseEnv = serviceEnv(options.userEnv ?? {}, {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? workDir,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: join(workDir, 'data'),
-      ...(options.adminUsername ? { ADMIN_USERNAME: options.adminUsername, ADMIN_PASSWORD: options.adminPassword ?? '' } : {}),
-      ...(options.s3
-        ? {
-            S3_ENDPOINT: options.s3.endpoint,
-            S3_ACCESS_KEY: options.s3.accessKey,
-            S3_SECRET_KEY: options.s3.secretKey,
-            S3_BUCKET: options.s3.bucket,
-          }
-        : {}),
-    }, {
-      PUBLIC_MEDIA_URL: `http://localhost:${gatewayPort}/media/`,
-      LOG_LEVEL: options.logLevel ?? 'warn',
-      // longer than Caddy's 2 s active health check: it stops routing here before the listener closes
-      SHUTDOWN_DELAY_MS: '2500',
-      SEED_DEMO: String(options.seedDemo ?? true),
-    })
+    const baseEnv = serviceEnv(
+      options.userEnv ?? {},
+      {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? workDir,
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: join(workDir, 'data'),
+        ...(options.adminUsername ? { ADMIN_USERNAME: options.adminUsername, ADMIN_PASSWORD: options.adminPassword ?? '' } : {}),
+        ...(options.s3
+          ? {
+              S3_ENDPOINT: options.s3.endpoint,
+              S3_ACCESS_KEY: options.s3.accessKey,
+              S3_SECRET_KEY: options.s3.secretKey,
+              S3_BUCKET: options.s3.bucket,
+            }
+          : {}),
+      },
+      {
+        PUBLIC_MEDIA_URL: `http://localhost:${gatewayPort}/media/`,
+        LOG_LEVEL: options.logLevel ?? 'warn',
+        // longer than Caddy's 2 s active health check: it stops routing here before the listener closes
+        SHUTDOWN_DELAY_MS: '2500',
+        SEED_DEMO: String(options.seedDemo ?? true),
+      },
+    )
     Object.assign(baseEnv, options.env)
 
     // migrations (and the demo data) once, before any service starts
@@ -276,7 +331,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       started.push(proc)
       return { name, port, url: `http://127.0.0.1:${port}`, proc, env, logFile }
     }
-    const replicaName = (service: string, i: number, count: number) => (count === 1 && service !== 'catalog' && service !== 'media' ? service : `${service}-${i + 1}`)
+    const replicaName = (service: string, i: number, count: number) =>
+      count === 1 && service !== 'catalog' && service !== 'media' ? service : `${service}-${i + 1}`
     const newsReplicas = ports.news.map((p, i) => spawnService(replicaName('news', i, ports.news.length), 'news', p))
     const adminReplicas = ports.admin.map((p, i) => spawnService(replicaName('admin', i, ports.admin.length), 'admin', p))
     const services = {
@@ -332,7 +388,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       caddy,
       async reloadGateway() {
         const reload = Bun.spawn(
-          ['caddy', 'reload', '--config', join(repoRoot, 'caddy/Caddyfile'), '--adapter', 'caddyfile', '--address', caddyEnv.CADDY_ADMIN, '--force'],
+          [
+            'caddy',
+            'reload',
+            '--config',
+            join(repoRoot, 'caddy/Caddyfile'),
+            '--adapter',
+            'caddyfile',
+            '--address',
+            caddyEnv.CADDY_ADMIN,
+            '--force',
+          ],
           { cwd: repoRoot, env: caddyEnv, stdout: 'ignore', stderr: 'pipe' },
         )
         if ((await reload.exited) !== 0) throw new Error(`caddy reload failed: ${await new Response(reload.stderr).text()}`)
