@@ -266,6 +266,36 @@ for (const name of ['bun start', 'gateway']) {
       expect(weighted.headers.get('content-encoding')).toBe('gzip')
     })
 
+    test('a client that names no encoding gets the plain answer as the service sent it, its length given', async () => {
+      // fetch always offers encodings: a socket speaks for clients that offer none (wrk, scripts)
+      const { hostname, port } = new URL(targets[name])
+      const chunks: Buffer[] = []
+      const { promise: closed, resolve } = Promise.withResolvers<void>()
+      const socket = await Bun.connect({
+        hostname,
+        port: Number(port),
+        socket: {
+          data: (_socket, data) => void chunks.push(Buffer.from(data)),
+          close: () => resolve(),
+          error: () => resolve(),
+        },
+      })
+      socket.write(`GET /api/events?limit=100 HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`)
+      await Promise.race([closed, Bun.sleep(10_000)])
+      socket.end()
+      const response = Buffer.concat(chunks).toString('utf8')
+      const split = response.indexOf('\r\n\r\n')
+      const head = response.slice(0, split).toLowerCase()
+      const body = response.slice(split + 4)
+      expect(head).toStartWith('http/1.1 200')
+      expect(head).not.toContain('content-encoding')
+      // through the gateway too: it passes the (absent) Accept-Encoding on, instead of asking the
+      // service for gzip and un-gzipping every answer itself, which also lost the length (chunked)
+      expect(head).not.toContain('transfer-encoding')
+      expect(Number(/content-length: *(\d+)/.exec(head)?.[1])).toBe(Buffer.byteLength(body))
+      expect(JSON.parse(body).data.length).toBeGreaterThan(0)
+    })
+
     test('small answers and images are sent as they are', async () => {
       const api = targets[name]
       const small = await raw(`${api}/api/settings`, { headers: { 'accept-encoding': 'br, gzip, zstd' } })
