@@ -359,14 +359,15 @@ describe('failures', () => {
     } finally {
       await cluster.start()
     }
+    // every service finds the database again on its own, each at its own pace (a news replica's
+    // pool may still hold a connection from before the restart when the catalog's is fresh)
     const deadline = Date.now() + 30_000
-    let status = 0
-    while (Date.now() < deadline) {
-      status = (await fetch(`${gw}/api/events`)).status
-      if (status === 200) break
-      await Bun.sleep(250)
+    const back = { events: 0, news: 0 }
+    while (Date.now() < deadline && (back.events !== 200 || back.news !== 200)) {
+      if (back.events !== 200) back.events = (await fetch(`${gw}/api/events`)).status
+      if (back.news !== 200) back.news = (await fetch(`${gw}/api/news`)).status
+      if (back.events !== 200 || back.news !== 200) await Bun.sleep(250)
     }
-    expect(status).toBe(200)
-    expect((await getJson('/api/news')).status).toBe(200)
+    expect(back).toEqual({ events: 200, news: 200 })
   }, 90_000)
 })
