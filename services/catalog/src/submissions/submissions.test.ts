@@ -716,6 +716,44 @@ describe('one transaction', () => {
   })
 })
 
+describe('the write', () => {
+  test('known tags: one statement writes and commits, no transaction held across round trips; a new tag: one transaction', async () => {
+    // under a read load each round trip waits for a turn of the service's event loop: a lock
+    // held across them kept other submissions and approvals waiting (bench mix with writes)
+    const db = ctx.database.db as any
+    const original = db.transaction
+    let transactions = 0
+    db.transaction = function (this: unknown, ...args: unknown[]) {
+      transactions++
+      return original.apply(this, args)
+    }
+    const version = () => scalar(sql`select version::int as n from data_versions where scope = 'public'`)
+    try {
+      const known = await seededTag()
+      const before = await version()
+      const result = await submitEvent(ctx.database, valid({ tags: known.name.toLowerCase() }) as any)
+      expect(result.ok).toBe(true)
+      if (!result.ok) return
+      expect(transactions).toBe(0)
+      // the version it answers with (the writer then waits for every replica to hold it) is the
+      // one its writes left, read after their triggers
+      const after = await version()
+      expect(after).toBeGreaterThan(before)
+      expect(result.version).toBe(after)
+      expect((await storedEvent(result.event.id)).tag_names).toEqual([known.name])
+
+      const created = await submitEvent(ctx.database, valid({ tags: `${known.name}, Tag Baru Sekali Tulis` }) as any)
+      expect(created.ok).toBe(true)
+      if (!created.ok) return
+      expect(transactions).toBe(1)
+      expect(created.version).toBe(await version())
+      expect((await storedEvent(created.event.id)).tag_names.sort()).toEqual([known.name, 'Tag Baru Sekali Tulis'].sort())
+    } finally {
+      db.transaction = original
+    }
+  })
+})
+
 describe('abuse limits', () => {
   test('JSON body over 64 KB: 413 envelope (1 MB, just over 64 KB, streamed), nothing stored', async () => {
     const before = await countEvents()
