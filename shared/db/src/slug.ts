@@ -1,4 +1,4 @@
-import { eq, or, sql, type AnyColumn } from 'drizzle-orm'
+import { getTableName, sql, type AnyColumn } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from './client'
 
@@ -24,16 +24,15 @@ export function slugifyOr(text: string, fallback: string): string {
 /** What slug and tag writes need of a transaction (or of the database itself). */
 export type Writer = Pick<Db, 'select' | 'insert'>
 
-/** `base`, or `base-N` with N one above the highest suffix in use in `column` of `table`. */
+/**
+ * `base`, or `base-N` with N one above the highest suffix in use in `column` of `table`: the
+ * database's free_slug (migration 0031), which reads only the slugs sharing this base (an index
+ * on slug COLLATE "C" where the table is large), never every slug. A submission's statement
+ * picks its slug with the same function.
+ */
 export async function freeSlug(tx: Writer, table: PgTable, column: AnyColumn, base: string): Promise<string> {
-  // `base` itself and the `base-...` range, in byte order (an index on slug COLLATE "C" where the
-  // table is large, migration 0007): only the slugs sharing this base are read, never every slug
-  const rows = await tx
-    .select({ slug: sql<string>`${column}` })
-    .from(table)
-    .where(or(eq(column, base), sql`(${column} collate "C") > ${`${base}-`} and (${column} collate "C") < ${`${base}.`}`))
-  if (!rows.some((r) => r.slug === base)) return base
-  const suffix = new RegExp(`^${base}-([0-9]{1,9})$`)
-  const highest = Math.max(1, ...rows.map((r) => Number(suffix.exec(r.slug)?.[1] ?? 1)))
-  return `${base}-${highest + 1}`
+  const [row] = await tx
+    .select({ slug: sql<string>`free_slug(${getTableName(table)}::regclass, ${column.name}, ${base})` })
+    .from(sql`(values (1)) as one (x)`)
+  return row.slug
 }

@@ -1,18 +1,5 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm'
-import {
-  categories,
-  cities,
-  events,
-  existingTags,
-  freeSlug,
-  slugifyOr,
-  sqlState,
-  tagIdsFor,
-  type Database,
-  type Db,
-  type EventType,
-  type Writer,
-} from '@app/db'
+import { categories, cities, events, slugifyOr, sqlState, tagIdsFor, type Database, type Db } from '@app/db'
 import { referenceErrors, validateSubmission, type FieldError, type References, type Submission } from '@app/kit'
 import type { SubmissionBody } from './model'
 
@@ -22,27 +9,23 @@ export const SUBMITTED_MESSAGE = 'Event berhasil dikirim dan menunggu persetujua
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
-/** Test seams: called inside the submission's transaction. */
+/** Test seam: called inside the submission's transaction. */
 export interface SubmitHooks {
   /**
-   * Before each attempt to insert the event row with `slug` (given the writer the insert goes
-   * through: the transaction, or the database itself when the submission needs none).
+   * After the event, its tags and links are written, just before the commit. Given, the
+   * submission runs in a transaction even when it creates no tag.
    */
-  beforeEventInsert?: (writer: Writer, slug: string, attempt: number) => Promise<void>
-  /** After the event, its tags and links are written, just before the commit (in a transaction). */
   afterWrites?: (tx: Tx, eventId: string) => Promise<void>
 }
 
-const SLUG_ATTEMPTS = 8
 /** The advisory lock key that serialises submissions' writes (any constant unique to this use). */
 const SUBMISSION_LOCK = 7_001_011
 
-/** The events columns of a submission by column name (what insert_submitted_event takes). */
-function submittedFields(id: string, slug: string, value: Submission): Record<string, unknown> {
+/** The events columns of a submission by column name, without the slug (what submit_event takes). */
+function submittedFields(id: string, value: Submission): Record<string, unknown> {
   const row: Partial<Record<keyof typeof events.$inferInsert, unknown>> = {
     id,
     title: value.title,
-    slug,
     shortDescription: value.shortDescription,
     description: value.description,
     posterUrl: value.posterUrl,
@@ -78,40 +61,35 @@ function submittedFields(id: string, slug: string, value: Submission): Record<st
 }
 
 /**
- * Inserts the event and its tag links with a unique slug, one statement an attempt
- * (insert_submitted_event, migration 0031): the submissions' lock, the event with ON CONFLICT
- * (slug) DO NOTHING, the links of the event if it is there, and the data version the writes
- * leave. Through the database itself it commits on its own, so no lock is held while the service
- * waits for its event loop's turn (under a read load, tens of ms each). A slug taken meanwhile (by
- * another submission, or an editor in the admin studio) inserts nothing, and the next attempt
- * picks the next free suffix; after a few a random suffix ends the race.
+ * One call of submit_event (migration 0031), one statement: the category, city and tag checks,
+ * then under the submissions' lock the event with a free slug, its links, and the data version
+ * they leave. Through the database itself it commits on its own, so no lock is held while the
+ * service waits for its event loop's turn (under a read load, tens of ms each).
  */
-async function insertEvent(
-  writer: Writer,
-  id: string,
-  value: Submission,
-  hooks: SubmitHooks,
-  firstSlug: string,
-  tagIds: Set<string>,
-): Promise<{ slug: string; version: number }> {
-  const base = slugifyOr(value.title, 'event')
-  for (let attempt = 1; ; attempt++) {
-    const slug =
-      attempt === 1
-        ? firstSlug
-        : attempt <= SLUG_ATTEMPTS
-          ? await freeSlug(writer, events, events.slug, base)
-          : `${base}-${Bun.randomUUIDv7().slice(-8)}`
-    await hooks.beforeEventInsert?.(writer, slug, attempt)
-    const [written] = await writer
-      .select({ id: sql<string | null>`inserted_id`, version: sql<string | number>`version_after` })
-      .from(
-        sql`insert_submitted_event(${JSON.stringify(submittedFields(id, slug, value))}::jsonb, ${sql.param([...tagIds])}::text[], ${SUBMISSION_LOCK})`,
-      )
-    if (written?.id) return { slug, version: Number(written.version) }
-    // only a taken slug inserts nothing, and a random suffix is not taken twice in a row
-    if (attempt > SLUG_ATTEMPTS + 2) throw new Error(`no free slug for "${base}" after ${attempt} attempts`)
+async function writeSubmission(writer: Pick<Db, 'select'>, id: string, value: Submission) {
+  const [row] = await writer
+    .select({
+      id: sql<string | null>`inserted_id`,
+      slug: sql<string | null>`inserted_slug`,
+      version: sql<string | number | null>`version_after`,
+      categoryActive: sql<boolean | null>`category_active`,
+      cityFound: sql<boolean>`city_found`,
+      tagsKnown: sql<boolean>`tags_known`,
+    })
+    .from(
+      sql`submit_event(${JSON.stringify(submittedFields(id, value))}::jsonb, ${slugifyOr(value.title, 'event')}, ${sql.param(value.tags)}::text[], ${SUBMISSION_LOCK})`,
+    )
+  const found: References = {
+    category: row.categoryActive === null ? undefined : { isActive: row.categoryActive },
+    cityFound: row.cityFound,
   }
+  const errors = referenceErrors(value.categoryId, value.cityId, found)
+  const written = row.id && row.slug ? { slug: row.slug, version: Number(row.version) } : undefined
+  // the function's checks and referenceErrors are the same rules: a write with errors, or
+  // neither, would mean they have drifted apart
+  if (written ? errors.length : !errors.length && row.tagsKnown)
+    throw new Error('submit_event and referenceErrors disagree on the category or city')
+  return { errors, written, tagsKnown: row.tagsKnown }
 }
 
 /**
@@ -133,7 +111,7 @@ async function retryLostTransaction<T>(transaction: () => Promise<T>): Promise<T
 export type SubmitResult =
   { ok: true; event: { id: string; title: string; slug: string }; version: number } | { ok: false; errors: FieldError[] }
 
-/** The reads of a submission's category and city (the transaction's, or the database's). */
+/** The reads of a submission's category and city (for an invalid submission's full list of errors). */
 function categoryAndCity(reader: Pick<Db, 'select'>, categoryId: string, cityId: string | null) {
   return [
     reader.select({ isActive: categories.isActive }).from(categories).where(eq(categories.id, categoryId)),
@@ -149,13 +127,20 @@ const references = ([category]: { isActive: boolean }[], [city]: { id: string }[
   cityFound: Boolean(city),
 })
 
+/** A refused write inside the transaction: rolls it back (the tags it created go too). */
+class Refused extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super('submission refused')
+  }
+}
+
 /**
  * Validates and stores a submission as a pending event: the event, any new tags and the
  * event-tag links are all written or none is. Under a read load every round trip waits for a turn
- * of the service's event loop, so a valid submission makes two: the reads (category, city, tags,
- * a free slug; outside any transaction, they lock nothing), then one statement that writes and
- * commits (insertEvent). A submission that names a tag not yet known creates it in a transaction
- * with the rest, under the submissions' lock.
+ * of the service's event loop, so a valid submission naming known tags makes one: submit_event
+ * checks and writes in one statement that commits on its own (writeSubmission). One naming a tag
+ * not yet known (the statement then writes nothing) creates it, and calls submit_event again, in
+ * a transaction under the submissions' lock.
  */
 export async function submitEvent(database: Database, body: SubmissionBody, hooks: SubmitHooks = {}): Promise<SubmitResult> {
   const { db } = database
@@ -170,40 +155,35 @@ export async function submitEvent(database: Database, body: SubmissionBody, hook
     return all.ok ? checked : all
   }
   const value = checked.value
+  const id = Bun.randomUUIDv7()
+  const submitted = ({ slug, version }: { slug: string; version: number }): SubmitResult => ({
+    ok: true,
+    event: { id, title: value.title, slug },
+    version,
+  })
   try {
     return await retryLostTransaction(async (): Promise<SubmitResult> => {
-      // A slug read here and taken before the insert: the insert's next attempt picks another. A
-      // category or city deleted meanwhile: the insert's foreign key refuses it (below).
-      const [existing, firstSlug, category, city] = await Promise.all([
-        existingTags(db, value.tags),
-        freeSlug(db, events, events.slug, slugifyOr(value.title, 'event')),
-        ...categoryAndCity(db, value.categoryId, value.cityId),
-      ])
-      const errors = referenceErrors(value.categoryId, value.cityId, references(category, city))
-      if (errors.length) return { ok: false, errors }
-      const id = Bun.randomUUIDv7()
-      const submitted = (slug: string, version: number): SubmitResult => ({
-        ok: true,
-        event: { id, title: value.title, slug },
-        version,
-      })
-      if (value.tags.every((name) => existing.has(name.toLowerCase())) && !hooks.afterWrites) {
-        const { slug, version } = await insertEvent(db, id, value, hooks, firstSlug, new Set(existing.values()))
-        return submitted(slug, version)
+      if (!hooks.afterWrites) {
+        const { errors, written } = await writeSubmission(db, id, value)
+        if (errors.length) return { ok: false, errors }
+        if (written) return submitted(written)
       }
       return db.transaction(async (tx) => {
         // A transaction's first public write takes the data version's row lock until its
-        // commit: a new tag's insert does, so the submissions' lock comes first (insertEvent
+        // commit: a new tag's insert does, so the submissions' lock comes first (submit_event
         // takes it again), else two submissions creating the same tag and dictionary words
         // could each wait for the other
         await tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`)
-        const tagIds = await tagIdsFor(tx, value.tags, existing)
-        const { slug, version } = await insertEvent(tx, id, value, hooks, firstSlug, tagIds)
+        await tagIdsFor(tx, value.tags)
+        const { errors, written } = await writeSubmission(tx, id, value)
+        if (errors.length) throw new Refused(errors)
+        if (!written) throw new Error("the submission's tags were created and are still unknown")
         await hooks.afterWrites?.(tx, id)
-        return submitted(slug, version)
+        return submitted(written)
       })
     })
   } catch (error) {
+    if (error instanceof Refused) return { ok: false, errors: error.errors }
     // the category or city was deleted between the check and the insert
     if (sqlState(error) === '23503')
       return { ok: false, errors: [{ field: 'category_id', message: 'Kategori atau kota tidak ditemukan' }] }

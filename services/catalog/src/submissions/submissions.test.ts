@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { events, slugify } from '@app/db'
+import { slugify } from '@app/db'
 import { createLogger, createRateLimiter } from '@app/kit'
 import { call, envelopeMessage, get, post, type TestResponse } from '@app/kit/testing'
 import { createApp } from '../app'
@@ -652,32 +652,46 @@ describe('slugs', () => {
   })
 
   test('a slug taken between choosing it and inserting (the race) is retried with the next suffix', async () => {
-    const title = 'Balapan Slug Paksa'
-    const base = slugify(title)
-    const tried: string[] = []
-    const result = await submitEvent(ctx.database, valid({ title, tags: 'Balapan Tag' }) as any, {
-      beforeEventInsert: async (tx, slug, attempt) => {
-        tried.push(slug)
-        // a rival submission wins the slug right before our insert
-        if (attempt === 1)
-          await tx.insert(events).values({
-            id: Bun.randomUUIDv7(),
-            title,
-            slug,
-            startDate: '2027-01-01',
-            endDate: '2027-01-01',
-            categoryId,
-            organizerName: 'Pesaing',
-          })
-      },
-    })
-    expect(result.ok).toBe(true)
-    if (!result.ok) return
-    expect(tried).toEqual([base, `${base}-2`])
-    expect(result.event.slug).toBe(`${base}-2`)
-    const row = await storedEvent(result.event.id)
-    expect(row.slug).toBe(`${base}-2`)
-    expect(row.tag_names).toEqual(['Balapan Tag'])
+    // a rival takes the chosen slug at the moment the event goes in (a trigger in the same
+    // statement, once per title): the insert then finds it taken and picks the next one; with a
+    // new tag (in a transaction) and without (one statement)
+    const titles = ['Balapan Slug Paksa', 'Balapan Slug Paksa Tanpa Tag']
+    await ctx.database.rows(sql`
+      create or replace function test_rival_takes_slug() returns trigger language plpgsql as $$
+      begin
+        if new.organizer_name <> 'Pesaing' and new.title in (${sql.raw(titles.map((t) => `'${t}'`).join(', '))})
+          and not exists (select 1 from events where title = new.title and organizer_name = 'Pesaing') then
+          insert into events (id, title, slug, start_date, end_date, category_id, organizer_name)
+          values (gen_random_uuid()::text, new.title, new.slug, '2027-01-01', '2027-01-01', new.category_id, 'Pesaing');
+        end if;
+        return new;
+      end
+      $$`)
+    await ctx.database.rows(
+      sql`create trigger test_rival_takes_slug before insert on events for each row execute function test_rival_takes_slug()`,
+    )
+    try {
+      for (const [title, tags] of [
+        [titles[0], 'Balapan Tag'],
+        [titles[1], ''],
+      ]) {
+        const base = slugify(title)
+        const result = await submitEvent(ctx.database, valid({ title, tags }) as any)
+        expect(result.ok).toBe(true)
+        if (!result.ok) return
+        expect(result.event.slug).toBe(`${base}-2`)
+        const row = await storedEvent(result.event.id)
+        expect(row.slug).toBe(`${base}-2`)
+        expect(row.tag_names).toEqual(tags ? [tags] : [])
+        const rivals = await ctx.database.rows<{ slug: string }>(
+          sql`select slug from events where title = ${title} and organizer_name = 'Pesaing'`,
+        )
+        expect(rivals).toEqual([{ slug: base }])
+      }
+    } finally {
+      await ctx.database.rows(sql`drop trigger test_rival_takes_slug on events`)
+      await ctx.database.rows(sql`drop function test_rival_takes_slug()`)
+    }
   })
 })
 
