@@ -89,7 +89,7 @@ async function writeSubmission(writer: Pick<Db, 'select'>, id: string, value: Su
   // neither, would mean they have drifted apart
   if (written ? errors.length : !errors.length && row.tagsKnown)
     throw new Error('submit_event and referenceErrors disagree on the category or city')
-  return { errors, written, tagsKnown: row.tagsKnown }
+  return { errors, written }
 }
 
 /**
