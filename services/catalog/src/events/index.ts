@@ -42,7 +42,7 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
               now: at,
               remember: cache.remember,
               expiresAt: datedUntil,
-              // asked only by a list the index holds (a search never waits for it)
+              // asked only by a list the index holds (a search whose match it can read, too)
               index: indexAtCacheVersion,
             }),
             query.facets === '1' ? eventFacets(database, searchReady, at) : undefined,

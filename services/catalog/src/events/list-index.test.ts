@@ -6,7 +6,8 @@ import { createTestDatabase, type TestDatabase } from '@app/db/testing'
 import { createListeningVersionSource, createLogger, createRateLimiter, createResponseCache, type ListeningVersionSource } from '@app/kit'
 import { get } from '@app/kit/testing'
 import { createApp } from '../app'
-import { createListIndex, IndexData, slugHash, type IndexRow, type ListIndex } from './list-index'
+import type { MatchNode } from './lexeme-postings'
+import { createListIndex, IndexData, slugHash, type IndexFilters, type IndexRow, type ListIndex } from './list-index'
 import { EVENT_SORTS, type EventSort } from './model'
 import { localDate, ZONES, zoneOf } from './windows'
 
@@ -28,6 +29,9 @@ describe('IndexData', () => {
   const cities = ['c1', 'c2', 'c3', 'c4']
   const categories = ['k1', 'k2', 'k3']
   const tags = ['t1', 't2', 't3', 't4', 't5', 't6']
+  // some common (kept as bitmaps), most rare (sorted slots), several sharing a prefix
+  const vocabulary = Array.from({ length: 60 }, (_, i) => `${['ka', 'kb', 'la', 'm'][i % 4]}${i}`)
+  const lexemesOf = () => [...new Set(Array.from({ length: Math.floor(random() * 8) }, () => vocabulary[Math.floor(random() ** 3 * vocabulary.length)]))]
   const row = (id = uuid(), startDay = Math.floor(random() * 10)): IndexRow => ({
     id,
     // a replacement renames it
@@ -44,7 +48,24 @@ describe('IndexData', () => {
     format: pick(['offline', 'online', 'hybrid']),
     isFree: random() < 0.4,
     tags: [...new Set(Array.from({ length: Math.floor(random() * 4) }, () => pick(tags)))],
+    lexemes: lexemesOf(),
   })
+  /** A random match: AND of 1-2 ORs of 1-3 lexemes or prefixes. */
+  const randomMatch = (): MatchNode => {
+    const part = (): MatchNode => {
+      const args = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+        random() < 0.2 ? { lexeme: pick(['k', 'ka', 'la1', 'zz']), prefix: true } : { lexeme: pick([...vocabulary, 'zz0']), prefix: false },
+      )
+      return args.length === 1 ? args[0] : { op: 'or', args }
+    }
+    return random() < 0.5 ? part() : { op: 'and', args: [part(), part()] }
+  }
+  const holds = (lexemes: string[], match: MatchNode): boolean =>
+    'op' in match
+      ? match.op === 'and'
+        ? match.args.every((arg) => holds(lexemes, arg))
+        : match.args.some((arg) => holds(lexemes, arg))
+      : lexemes.some((l) => (match.prefix ? l.startsWith(match.lexeme) : l === match.lexeme))
 
   /** `count` new events, in the index and in the plain rows. */
   function fill(data: IndexData, rows: Map<string, IndexRow>, count: number) {
@@ -73,7 +94,7 @@ describe('IndexData', () => {
     data.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags }, nowMs)
 
   /** The same page the slow way. */
-  function reference(rows: Map<string, IndexRow>, filters: Record<string, string | undefined>, sort: EventSort, offset: number, limit: number) {
+  function reference(rows: Map<string, IndexRow>, filters: IndexFilters, sort: EventSort, offset: number, limit: number) {
     const id = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
     const order: Record<EventSort, (a: IndexRow, b: IndexRow) => number> = {
       created_at_desc: (a, b) => b.createdMicros - a.createdMicros || id(b.id, a.id),
@@ -88,7 +109,8 @@ describe('IndexData', () => {
         (filters.kategori === undefined || r.categoryId === filters.kategori) &&
         (filters.tag === undefined || r.tags.includes(filters.tag)) &&
         (filters.format === undefined || r.format === filters.format) &&
-        (filters.gratis === undefined || r.isFree === (filters.gratis === '1')),
+        (filters.gratis === undefined || r.isFree === (filters.gratis === '1')) &&
+        (filters.match === undefined || holds(r.lexemes!, filters.match)),
     )
     return { ids: matching.sort(order[sort]).slice(offset, offset + limit).map((r) => r.id), total: matching.length }
   }
@@ -180,6 +202,7 @@ describe('IndexData', () => {
           tag: random() < 0.3 ? pick(tags) : undefined,
           format: random() < 0.3 ? pick(['offline', 'online', 'hybrid']) : undefined,
           gratis: random() < 0.3 ? pick(['0', '1']) : undefined,
+          match: random() < 0.5 ? randomMatch() : undefined,
         }
         const sort = pick(EVENT_SORTS)
         const offset = Math.floor(random() * 40)
@@ -318,6 +341,48 @@ describe('the list index on a database', () => {
     })
   }
 
+  /**
+   * Random searches over the words of the database's own titles and venues: one or two words, a
+   * quarter with a typo, some cut to a prefix, stop words, with random filters, sorts and pages.
+   */
+  async function searchUrls(count: number, seed: number) {
+    const texts = await database.rows<{ text: string }>(sql`
+      select e.title || ' ' || coalesce(e.venue_name, '') as text from events e where e.status = 'published'`)
+    const words = [...new Set(texts.flatMap((r) => r.text.toLowerCase().split(/[^a-z0-9]+/)).filter((w) => w.length >= 2))]
+    const filters = (await listUrls(count, seed + 1)).map((url) => new URL(url, 'http://x').searchParams)
+    const random = seeded(seed)
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]
+    const term = () => {
+      const word = random() < 0.05 ? pick(['dan', 'di', 'yang']) : pick(words)
+      const roll = random()
+      if (roll < 0.25 && word.length > 3) {
+        const at = 1 + Math.floor(random() * (word.length - 1))
+        return word.slice(0, at) + word.slice(at + 1)
+      }
+      if (roll < 0.4) return word.slice(0, 2 + Math.floor(random() * 3))
+      return word
+    }
+    return filters.map((params) => {
+      params.set('q', random() < 0.6 ? term() : `${term()} ${term()}`)
+      if (random() < 0.5) for (const name of ['kota', 'kategori', 'tag', 'format', 'gratis']) params.delete(name)
+      return `/api/events?${params}`
+    })
+  }
+
+  /** Every search answers as SQL does; most of them from the index. */
+  async function expectSameSearches(urls: string[]) {
+    let nonEmpty = 0
+    const usedBefore = used
+    for (const url of urls) {
+      const [a, b] = await Promise.all([get(withIndex, url), get(withoutIndex, url)])
+      expect({ url, status: a.status, body: a.text }).toEqual({ url, status: b.status, body: b.text })
+      if (a.status === 200 && a.body.data.length) nonEmpty++
+    }
+    expect(nonEmpty).toBeGreaterThan(urls.length / 4)
+    // sort=relevance and matches the index cannot read go to PostgreSQL
+    expect(used - usedBefore).toBeGreaterThan(urls.length * 0.7)
+  }
+
   async function expectSameAnswers(urls: string[]) {
     let nonEmpty = 0
     const usedBefore = used
@@ -357,6 +422,11 @@ describe('the list index on a database', () => {
     expect(metrics).toContain(`list_index_events{service="catalog"} ${index.size}`)
     await expectSameAnswers(await listUrls(300, 5))
     await expectSameDetails()
+  }, 60_000)
+
+  test('answers searches exactly as the SQL lists: words, typos, prefixes, stop words, with filters, sorts and pages', async () => {
+    await indexCurrent()
+    await expectSameSearches(await searchUrls(400, 21))
   }, 60_000)
 
   test("a detail's miss reads its event and its related events in one statement", async () => {
@@ -439,6 +509,15 @@ describe('the list index on a database', () => {
     await indexCurrent()
     const page = await get(withIndex, '/api/events?sort=title_asc&limit=1').then((r) => r.body)
     expect(page.data[0].id).toBe(b.id)
+    // its new title's words find it, from the index
+    const usedBefore = used
+    const found = await get(withIndex, '/api/events?q=paling+awal').then((r) => r.body)
+    expect(found.data.map((e: { id: string }) => e.id)).toContain(b.id)
+    expect(used).toBe(usedBefore + 1)
+    expect((await get(withIndex, '/api/events?q=zzz&limit=100').then((r) => r.body)).data.map((e: { slug: string }) => e.slug)).toContain(
+      'zzz-acara-baru-indeks',
+    )
+    await expectSameSearches(await searchUrls(150, 23))
     // applied one by one, never reloaded
     expect(index.stats().loads).toBe(loads)
     await expectSameAnswers(await listUrls(200, 9))
@@ -481,6 +560,28 @@ describe('the list index on a database', () => {
     expect(renamed.pagination.total).toBeGreaterThan(0)
     expect((await get(withIndex, `/api/events?kota=${city.slug}`).then((r) => r.body)).pagination.total).toBe(0)
     await expectSameAnswers(await listUrls(100, 13))
+    await expectSameSearches(await searchUrls(100, 29))
     await expectSameDetails()
+  }, 60_000)
+
+  test('a search of more matches than its count stops at keeps the same total, lower bound and pages', async () => {
+    await database.rows(sql`
+      insert into events (id, title, slug, start_date, end_date, category_id, city_id, organizer_name, status, is_free, event_type, published_at)
+      select gen_random_uuid()::text, 'Kuis Serentak ' || g, 'kuis-serentak-' || g, current_date + (g % 20), current_date + (g % 20),
+        (select id from categories order by slug limit 1), (select id from cities order by slug limit 1), 'Penyelenggara', 'published',
+        g % 3 = 0, 'online', now() from generate_series(1, 1010) g`)
+    await indexCurrent()
+    const usedBefore = used
+    const urls = ['q=kuis', 'q=kuis+serentak&page=3', 'q=kuis&limit=100&page=10', 'q=kuis&limit=100&page=11', 'q=kuis&gratis=1', 'q=serentak&sort=title_asc&page=84']
+    for (const url of urls) {
+      const [a, b] = await Promise.all([get(withIndex, `/api/events?${url}`), get(withoutIndex, `/api/events?${url}`)])
+      expect({ url, body: a.text }).toEqual({ url, body: b.text })
+    }
+    expect(used - usedBefore).toBe(urls.length)
+    // past the cap the total is its lower bound, as PostgreSQL answers it
+    const first = (await get(withIndex, '/api/events?q=kuis')).body.pagination
+    expect([first.total, first.total_exact]).toEqual([1001, false])
+    const last = (await get(withIndex, '/api/events?q=kuis&limit=100&page=11')).body.pagination
+    expect([last.total, last.total_exact]).toEqual([1010, undefined])
   }, 60_000)
 })

@@ -21,6 +21,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
 import type { ListIndexStats, Logger } from '@app/kit'
+import { LexemePostings, slotsOf, type MatchNode } from './lexeme-postings'
 import type { EventSort } from './model'
 import { localDate, ZONES, zoneOf } from './windows'
 
@@ -30,6 +31,8 @@ export interface IndexFilters {
   tag?: string
   format?: string
   gratis?: string
+  /** a search's match (lexeme-postings.ts, parseMatch) */
+  match?: MatchNode
 }
 
 export interface IndexPage {
@@ -237,6 +240,8 @@ export class IndexData {
   /** slugHash of each held event's slug, and slug hash -> slot (collisions are told apart by the id read) */
   private slugKey: Int32Array
   private bySlug: SlotTable
+  /** the events holding each search lexeme */
+  private lexemes = new LexemePostings(() => this.cap)
 
   /** `capacity`: the events expected (a load counts them first), so the arrays are not grown 2x */
   constructor(capacity = 1024) {
@@ -414,6 +419,7 @@ export class IndexData {
     if (this.city[slot] >= 0) this.posting(this.byCity, this.city[slot]).push(slot)
     this.posting(this.byCategory, this.category[slot]).push(slot)
     for (let i = 0; i < tagIds.length; i++) this.posting(this.byTag, this.tagPool[this.tagStart[slot] + i]).push(slot)
+    for (const lexeme of row.lexemes ?? []) this.lexemes.add(lexeme, slot)
     this.count(slot, 1)
     this.forgetBranches(slot)
     // a bulk load appends, then sorts each order once (finishBulk)
@@ -444,6 +450,7 @@ export class IndexData {
   /** Sorts the orders after a bulk load (put with `bulk`). */
   finishBulk() {
     for (const map of [this.byCity, this.byCategory, this.byTag]) for (const list of map.values()) list.fit()
+    this.lexemes.fit()
     for (const name of ORDER_NAMES) {
       const order = this.orders[name]
       order.slots.set(Array.from(order.slots.subarray(0, order.length)).sort(this.compare[name]))
@@ -472,6 +479,7 @@ export class IndexData {
     for (let i = 0; i < this.tagCount[slot]; i++) this.byTag.get(this.tagPool[this.tagStart[slot] + i])?.remove(slot)
     this.tagsHeld -= this.tagCount[slot]
     this.tagCount[slot] = 0
+    this.lexemes.remove(slot)
     this.count(slot, -1)
     this.bySlotId.remove(slot)
     this.bySlug.remove(slot)
@@ -547,8 +555,12 @@ export class IndexData {
     const format = filters.format === undefined ? -1 : (FORMATS[filters.format] ?? -2)
     const free = filters.gratis === undefined ? -1 : filters.gratis === '1' ? 1 : 0
     if (city === -2 || category === -2 || tag === -2 || format === -2) return none
+    // a search: the slots its match holds, as a bitmap (to check) and a list (to drive)
+    const matchBits = filters.match && this.lexemes.evaluate(filters.match, (this.nextSlot + 31) >>> 5)
+    const matched = matchBits && slotsOf(matchBits)
+    if (matched && matched.length === 0) return none
     // the smallest posting among the filters drives; format and price only check
-    let driver: SlotList | undefined
+    let driver: { items: Int32Array; length: number } | undefined = matched && { items: matched, length: matched.length }
     for (const [map, key] of [
       [this.byCity, city],
       [this.byCategory, category],
@@ -570,7 +582,9 @@ export class IndexData {
       for (let i = tagStart[slot], end = i + tagCount[slot]; i < end; i++) if (tags[i] === tag) return true
       return false
     }
+    const inMatch = (slot: number) => !matchBits || ((matchBits[slot >>> 5] >>> (slot & 31)) & 1) === 1
     const matches = (slot: number) =>
+      inMatch(slot) &&
       (city < 0 || cities[slot] === city) &&
       (category < 0 || categories[slot] === category) &&
       (format < 0 || formats[slot] === format) &&
@@ -581,11 +595,16 @@ export class IndexData {
     const order = this.orders[name]
     const at = (i: number) => order.slots[backwards ? order.length - 1 - i : i]
 
-    // without a tag the total is kept (per city, category, both, and overall, by format x price);
-    // with one, the driver is scanned (a tag's events are few) and its matches kept for sorting
+    // without a tag or a search the total is kept (per city, category, both, and overall, by format
+    // x price); a search alone has its matches; otherwise the driver is scanned (a tag's events are
+    // few) and its matches kept for sorting
+    const onlyMatch = matched && city < 0 && category < 0 && format < 0 && free < 0 && tag < 0
     let total: number
     let found: Int32Array | undefined
-    if (tag < 0) {
+    if (onlyMatch) {
+      total = matched.length
+      if (total <= SORT_AT_MOST) found = matched
+    } else if (tag < 0 && !matchBits) {
       const cells = this.counts.get(countKey(city, category))
       total = 0
       if (cells) for (let cell = 0; cell < 6; cell++) if ((format < 0 || format === cell >> 1) && (free < 0 || free === (cell & 1))) total += cells[cell]
@@ -601,7 +620,7 @@ export class IndexData {
       if (total <= SORT_AT_MOST) found = hits.subarray(0, total)
     }
     if (offset >= total) return { ids: [], total }
-    if (city < 0 && category < 0 && format < 0 && free < 0 && tag < 0) {
+    if (city < 0 && category < 0 && format < 0 && free < 0 && tag < 0 && !matchBits) {
       const ids: string[] = []
       for (let i = offset; i < Math.min(total, offset + limit); i++) ids.push(this.idOf(at(i)))
       return { ids, total }
@@ -627,6 +646,7 @@ export class IndexData {
       if ((city >= 0 && cities[slot] !== city) || (category >= 0 && categories[slot] !== category)) continue
       if ((format >= 0 && formats[slot] !== format) || (free >= 0 && frees[slot] !== free)) continue
       if (tag >= 0 && !hasTag(slot)) continue
+      if (matchBits && !inMatch(slot)) continue
       if (skipped < offset) skipped++
       else ids.push(this.idOf(slot))
     }
@@ -823,13 +843,20 @@ export interface IndexRow {
   format: string
   isFree: boolean
   tags: string[]
+  /** its search lexemes (event_search.lexemes) */
+  lexemes?: string[]
 }
 
 const ROW_COLUMNS = sql`e.id, e.slug, (extract(epoch from e.created_at) * 1000000)::float8 as "createdMicros",
   (e.start_date - date '2000-01-01') as "startDay", (e.end_date - date '2000-01-01') as "endDay",
   (select c.time_zone from cities c where c.id = e.city_id) as "timeZone", e.ticket_price_min::float8 as price,
   e.city_id as "cityId", e.category_id as "categoryId", e.event_type::text as format, e.is_free as "isFree",
-  array(select et.tag_id from event_tags et where et.event_id = e.id) as tags`
+  array(select et.tag_id from event_tags et where et.event_id = e.id) as tags,
+  (select array_to_json(tsvector_to_array(s.lexemes))::text from event_search s where s.event_id = e.id) as "lexemesJson"`
+
+/** A row as read with ROW_COLUMNS: the lexemes come as JSON text (a JSON.parse, not a driver's array parser). */
+type ReadRow = Omit<IndexRow, 'titleRank' | 'lexemes'> & { lexemesJson: string | null }
+const withLexemes = <R extends ReadRow>({ lexemesJson, ...row }: R) => ({ ...row, lexemes: lexemesJson ? (JSON.parse(lexemesJson) as string[]) : [] })
 
 /** Reads every published event (in batches: each under the statement timeout) and the slugs. */
 async function load(database: Database): Promise<{ data: IndexData; version: number }> {
@@ -840,12 +867,11 @@ async function load(database: Database): Promise<{ data: IndexData; version: num
   let lastId = ''
   let batches = 0
   for (;;) {
-    const rows = await database.rows<Omit<IndexRow, 'titleRank'>>(sql`
+    const rows = await database.rows<ReadRow>(sql`
       select ${ROW_COLUMNS} from events e where e.status = 'published' and e.id > ${lastId} order by e.id limit ${BATCH}`)
     for (const row of rows) {
       if (!UUID.test(row.id)) throw new Unsupported(`event id ${row.id} is not a UUID`)
-      ;(row as IndexRow).titleRank = 0
-      data.put(row as IndexRow, true)
+      data.put({ ...withLexemes(row), titleRank: 0 }, true)
     }
     if (rows.length < BATCH) break
     lastId = rows[rows.length - 1].id
@@ -883,7 +909,7 @@ async function load(database: Database): Promise<{ data: IndexData; version: num
  * one cannot be placed in the title order (its neighbour is not held yet): the caller reloads.
  */
 async function refresh(database: Database, data: IndexData, ids: string[]): Promise<boolean> {
-  const rows = await database.rows<Omit<IndexRow, 'titleRank'> & { previous: string | null; tagSlugs: [string, string][] }>(sql`
+  const rows = await database.rows<ReadRow & { previous: string | null; tagSlugs: [string, string][] }>(sql`
     select ${ROW_COLUMNS},
       (select p.id from events p where p.status = 'published' and (p.title, p.id) < (e.title, e.id)
         order by p.title desc, p.id desc limit 1) as previous,
@@ -901,7 +927,7 @@ async function refresh(database: Database, data: IndexData, ids: string[]): Prom
       const rank = data.titleRankAfter(row.previous)
       if (rank === null) return false
       for (const [id, slug] of row.tagSlugs) data.tagSlugs.set(slug, data.numberOf(id))
-      data.put({ ...row, titleRank: rank })
+      data.put({ ...withLexemes(row), titleRank: rank })
     }
     pending = pending.filter((r) => !ready.includes(r))
   }

@@ -20,6 +20,7 @@ import { discoveryConditions, discoveryDistance, discoveryOrder } from './discov
 import { preparedPerDatabase } from './prepared'
 import type { EventListQuery, EventSort } from './model'
 import type { IndexView } from './list-index'
+import { parseMatch, type MatchNode } from './lexeme-postings'
 import type { RelatedTo } from './related'
 
 /** What the list orders sort by: columns, or expressions of them. */
@@ -427,11 +428,16 @@ export interface ListOptions {
   index?: () => Promise<IndexView | undefined>
 }
 
-/** Whether the list index holds what the query filters and sorts by. */
-function indexable(query: EventListQuery, nowMs?: number): boolean {
-  return (
-    !query.q && (query.sort === undefined || query.sort in ORDER) && discoveryConditions(query, nowMs ?? Date.now()).length === 0
-  )
+/**
+ * Whether the list index holds what the query filters and sorts by: a search too, when its match
+ * is lexemes and prefixes under & and | (what eventSearchQuery writes; anything else, PostgreSQL).
+ */
+function indexable(query: EventListQuery & SearchReady, nowMs?: number): { match?: MatchNode } | undefined {
+  const match = query.q ? (query.match ? parseMatch(query.match) : null) : undefined
+  if (match === null) return undefined
+  return (query.sort === undefined || query.sort in ORDER) && discoveryConditions(query, nowMs ?? Date.now()).length === 0
+    ? { match }
+    : undefined
 }
 
 /**
@@ -450,10 +456,13 @@ export const SEARCH_WINDOW = 1000
 export async function listEvents(database: Database, query: EventListQuery, page: PageRequest, listOptions: ListOptions = {}) {
   // the window is for the bounded walk alone (a test may set its size)
   const { window = SEARCH_WINDOW, index, ...options } = listOptions
-  const pager = index && indexable(query, options.now) ? await index() : undefined
+  const held = index && indexable(query, options.now)
+  const pager = held ? await index() : undefined
   if (pager) {
-    const found = pager.page(query, (query.sort as EventSort | undefined) ?? 'created_at_desc', page.offset, page.limit)
-    return { items: await cardsOf(database, found.ids), total: found.total, exact: true }
+    const found = pager.page({ ...query, match: held!.match }, (query.sort as EventSort | undefined) ?? 'created_at_desc', page.offset, page.limit)
+    // a search answers as its SQL does: counted up to the cap (or the page), a lower bound past it
+    const cap = query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : Number.POSITIVE_INFINITY
+    return { items: await cardsOf(database, found.ids), total: Math.min(found.total, cap + 1), exact: found.total <= cap }
   }
   const queries = listQueries(database, query, page, options)
   const {
