@@ -203,7 +203,8 @@ export function slotsOf(bits: Uint32Array): Int32Array {
   return slots
 }
 
-function popcount(bits: Uint32Array): number {
+/** How many slots a bitmap holds. */
+export function popcount(bits: Uint32Array): number {
   let count = 0
   for (let w = 0; w < bits.length; w++) {
     let v = bits[w]

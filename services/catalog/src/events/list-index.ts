@@ -21,7 +21,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '@app/db'
 import type { ListIndexStats, Logger } from '@app/kit'
-import { LexemePostings, slotsOf, type MatchNode } from './lexeme-postings'
+import { LexemePostings, popcount, slotsOf, type MatchNode } from './lexeme-postings'
 import type { EventSort } from './model'
 import { localDate, ZONES, zoneOf } from './windows'
 
@@ -555,12 +555,13 @@ export class IndexData {
     const format = filters.format === undefined ? -1 : (FORMATS[filters.format] ?? -2)
     const free = filters.gratis === undefined ? -1 : filters.gratis === '1' ? 1 : 0
     if (city === -2 || category === -2 || tag === -2 || format === -2) return none
-    // a search: the slots its match holds, as a bitmap (to check) and a list (to drive)
+    // a search: the slots its match holds, as a bitmap (checked per slot); listed only when they
+    // drive or are few (a common word's list was a 360 KB array per search miss)
     const matchBits = filters.match && this.lexemes.evaluate(filters.match, (this.nextSlot + 31) >>> 5)
-    const matched = matchBits && slotsOf(matchBits)
-    if (matched && matched.length === 0) return none
+    const matchCount = matchBits ? popcount(matchBits) : 0
+    if (matchBits && matchCount === 0) return none
     // the smallest posting among the filters drives; format and price only check
-    let driver: { items: Int32Array; length: number } | undefined = matched && { items: matched, length: matched.length }
+    let driver: { items: Int32Array; length: number } | undefined
     for (const [map, key] of [
       [this.byCity, city],
       [this.byCategory, category],
@@ -571,6 +572,10 @@ export class IndexData {
       if (!list || list.length === 0) return none
       if (!driver || list.length < driver.length) driver = list
     }
+    // a search alone needs its list only to sort a few matches (a common word's page is walked)
+    const onlyMatch = matchBits && city < 0 && category < 0 && format < 0 && free < 0 && tag < 0
+    if (matchBits && (!driver || matchCount < driver.length) && !(onlyMatch && matchCount > SORT_AT_MOST))
+      driver = { items: slotsOf(matchBits), length: matchCount }
     const cities = this.city
     const categories = this.category
     const formats = this.format
@@ -598,12 +603,11 @@ export class IndexData {
     // without a tag or a search the total is kept (per city, category, both, and overall, by format
     // x price); a search alone has its matches; otherwise the driver is scanned (a tag's events are
     // few) and its matches kept for sorting
-    const onlyMatch = matched && city < 0 && category < 0 && format < 0 && free < 0 && tag < 0
     let total: number
     let found: Int32Array | undefined
     if (onlyMatch) {
-      total = matched.length
-      if (total <= SORT_AT_MOST) found = matched
+      total = matchCount
+      if (total <= SORT_AT_MOST) found = driver!.items
     } else if (tag < 0 && !matchBits) {
       const cells = this.counts.get(countKey(city, category))
       total = 0
