@@ -69,7 +69,7 @@ test('postings follow adds and removals, through the turn into a bitmap and slot
   const postings = new LexemePostings(() => capacity)
   const held = new Map<string, Set<number>>()
   let seed = 7
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32)
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32
   const words = ['umum', 'jarang', 'juga', 'jam']
   const check = () => {
     const slots = 1 + Math.max(0, ...[...held.values()].flatMap((s) => [...s]))

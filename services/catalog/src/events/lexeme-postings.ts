@@ -34,7 +34,7 @@ export function parseMatch(text: string): MatchNode | null {
     }
     if (text[at] !== "'") return null
     let lexeme = ''
-    for (at++; ; ) {
+    for (at++; ;) {
       if (at >= text.length || text[at] === '\\') return null
       if (text[at] === "'") {
         if (text[at + 1] !== "'") break
