@@ -70,7 +70,7 @@ test('postings follow adds and removals, through the turn into a bitmap and slot
   const held = new Map<string, Set<number>>()
   let seed = 7
   const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32
-  const words = ['umum', 'jarang', 'juga', 'jam']
+  const words = ['umum', 'jarang', 'jalan', 'juga', 'jam']
   const check = () => {
     const slots = 1 + Math.max(0, ...[...held.values()].flatMap((s) => [...s]))
     const wordsOf = (slots + 31) >>> 5
@@ -78,10 +78,12 @@ test('postings follow adds and removals, through the turn into a bitmap and slot
       const expected = [...(held.get(word) ?? [])].sort((a, b) => a - b)
       expect([...slotsOf(postings.evaluate({ lexeme: word, prefix: false }, wordsOf))]).toEqual(expected)
     }
-    const prefixed = [...new Set(['jarang', 'juga', 'jam'].flatMap((w) => [...(held.get(w) ?? [])]))].sort((a, b) => a - b)
+    const prefixed = [...new Set(['jarang', 'jalan', 'juga', 'jam'].flatMap((w) => [...(held.get(w) ?? [])]))].sort(
+      (a, b) => a - b,
+    )
     expect([...slotsOf(postings.evaluate({ lexeme: 'j', prefix: true }, wordsOf))]).toEqual(prefixed)
     expect([...slotsOf(postings.evaluate({ lexeme: 'ja', prefix: true }, wordsOf))]).toEqual(
-      [...new Set(['jarang', 'jam'].flatMap((w) => [...(held.get(w) ?? [])]))].sort((a, b) => a - b),
+      [...new Set(['jarang', 'jalan', 'jam'].flatMap((w) => [...(held.get(w) ?? [])]))].sort((a, b) => a - b),
     )
     expect(postings.lexemes).toBe([...held.values()].filter((s) => s.size).length)
   }
@@ -90,20 +92,24 @@ test('postings follow adds and removals, through the turn into a bitmap and slot
     for (let i = 0; i < 600; i++) {
       const slot = Math.floor(random() * capacity)
       for (const word of words)
-        if (random() < (word === 'umum' ? 0.8 : word === 'jarang' ? 0.02 : 0.2)) {
+        if (random() < (word === 'umum' ? 0.8 : word === 'jarang' ? 0.02 : word === 'jalan' ? 0.06 : 0.2)) {
           postings.add(word, slot)
           if (!held.has(word)) held.set(word, new Set())
           held.get(word)!.add(slot)
         }
     }
     check()
+    // one by one, then in batches (a refresh removes its changed events together)
     for (let i = 0; i < 300; i++) {
-      const slot = Math.floor(random() * capacity)
-      postings.remove(slot)
-      for (const set of held.values()) set.delete(slot)
+      const gone = Array.from({ length: i < 150 ? 1 : 1 + Math.floor(random() * 40) }, () => Math.floor(random() * capacity))
+      postings.remove(gone)
+      for (const set of held.values()) for (const slot of gone) set.delete(slot)
     }
     check()
     // the index grows: bitmaps widen when a slot past them arrives
     capacity *= 2
   }
+  // every event gone, one by one: no posting is left behind
+  for (let slot = 0; slot < capacity; slot++) postings.remove([slot])
+  expect(postings.lexemes).toBe(0)
 })

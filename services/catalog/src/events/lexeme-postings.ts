@@ -127,23 +127,45 @@ export class LexemePostings {
     posting.length++
   }
 
-  /** Takes `slot` out of every posting (an event's lexemes are not kept apart: one pass over them). */
-  remove(slot: number) {
-    const word = slot >>> 5
-    const bit = 1 << (slot & 31)
+  /**
+   * Takes `slots` out of every posting, in one pass over them: an event's lexemes are not kept
+   * apart (they would double the memory), so a refresh of many changed events removes them
+   * together rather than walking every posting once per event.
+   */
+  remove(slots: readonly number[]) {
+    if (!slots.length) return
+    const gone = Int32Array.from(slots).sort()
     for (const [lexeme, posting] of this.postings) {
       if (posting.bits) {
-        if (word < posting.bits.length && posting.bits[word] & bit) {
-          posting.bits[word] &= ~bit
-          posting.length--
+        const bits = posting.bits
+        for (let i = 0; i < gone.length; i++) {
+          const word = gone[i] >>> 5
+          const bit = 1 << (gone[i] & 31)
+          if (word < bits.length && bits[word] & bit) {
+            bits[word] &= ~bit
+            posting.length--
+          }
+        }
+      } else if (gone.length * 16 < posting.length) {
+        // few removed from a long list: found by binary search
+        const held = posting.slots!
+        for (let i = 0; i < gone.length; i++) {
+          const at = lowerBound(held, posting.length, gone[i])
+          if (at < posting.length && held[at] === gone[i]) {
+            held.copyWithin(at, at + 1, posting.length)
+            posting.length--
+          }
         }
       } else {
-        const slots = posting.slots!
-        const at = lowerBound(slots, posting.length, slot)
-        if (at < posting.length && slots[at] === slot) {
-          slots.copyWithin(at, at + 1, posting.length)
-          posting.length--
+        // both sorted: one merge
+        const held = posting.slots!
+        let kept = 0
+        for (let i = 0, j = 0; i < posting.length; i++) {
+          while (j < gone.length && gone[j] < held[i]) j++
+          if (j < gone.length && gone[j] === held[i]) continue
+          held[kept++] = held[i]
         }
+        posting.length = kept
       }
       if (posting.length === 0) this.postings.delete(lexeme)
     }

@@ -467,10 +467,21 @@ export class IndexData {
     order.slots[order.length++] = slot
   }
 
-  /** Removes an event (unpublished, deleted); nothing when it is not held. */
-  remove(id: string) {
+  /** Removes events (unpublished, deleted, or about to be put again); nothing for one not held. */
+  remove(ids: string | readonly string[]) {
+    const slots: number[] = []
+    for (const id of typeof ids === 'string' ? [ids] : ids) {
+      const slot = this.removeKeys(id)
+      if (slot >= 0) slots.push(slot)
+    }
+    // their search lexemes in one pass, before a put reuses the slots
+    this.lexemes.remove(slots)
+  }
+
+  /** Everything of an event but its lexemes; its slot (freed), or -1. */
+  private removeKeys(id: string): number {
     const slot = this.slotOf(id)
-    if (slot < 0) return
+    if (slot < 0) return -1
     // while the slot still names its tags
     this.forgetBranches(slot)
     for (const name of ORDER_NAMES) this.orderRemove(name, slot)
@@ -479,12 +490,12 @@ export class IndexData {
     for (let i = 0; i < this.tagCount[slot]; i++) this.byTag.get(this.tagPool[this.tagStart[slot] + i])?.remove(slot)
     this.tagsHeld -= this.tagCount[slot]
     this.tagCount[slot] = 0
-    this.lexemes.remove(slot)
     this.count(slot, -1)
     this.bySlotId.remove(slot)
     this.bySlug.remove(slot)
     this.live--
     this.freeSlots.push(slot)
+    return slot
   }
 
   /** Where `slot` goes (or is) in an order: the first position whose slot sorts after it. */
@@ -922,7 +933,7 @@ async function refresh(database: Database, data: IndexData, ids: string[]): Prom
       array(select array[t.id, t.slug] from event_tags et join tags t on t.id = et.tag_id where et.event_id = e.id) as "tagSlugs"
     from events e where e.status = 'published' and e.id = any(${sql.param(ids)}::text[])`)
   // removed first, so a changed event is not taken for a neighbour at its old place
-  for (const id of ids) data.remove(id)
+  data.remove(ids)
   // each after its previous neighbour when that one is among them
   let pending = rows
   while (pending.length) {
