@@ -2,7 +2,8 @@
 // category, tag, format and price (gratis), in any list order, and its exact total, without a
 // query. PostgreSQL then reads only the page's cards by id. The detail's related events come from
 // it too (`related`: the branches of related.ts read from memory, each kept until one of its
-// events changes).
+// events changes), and so do most searches: the events holding each search lexeme are kept too
+// (lexeme-postings.ts), and a search's match is one more filter.
 //
 // Why: with two or more of those filters no index of events holds the order, so PostgreSQL walked
 // an order index past every event of the broader filter, or sorted all matches (a city + tag page
