@@ -146,6 +146,10 @@ export async function prepareSearch<Q extends { q?: string }>(
  */
 export const SEARCH_COUNT_CAP = 1000
 
+/** Where a search's count stops for this page (null: not a search, counted exactly), the SQL's and the index's alike. */
+const countCapOf = (query: { q?: string }, page: PageRequest): number | null =>
+  query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null
+
 /**
  * The change keys a list answer depends on (migration 0008): every event it can contain is in
  * the filtered city, category or tag, or holds a lexeme of the search's terms (migration 0029),
@@ -273,7 +277,7 @@ export function listQueries({ db }: Database, query: EventListQuery, page: PageR
   const onTagCopy = tagCopyWhere(query, options.now)
   const sort = (query.sort as EventSort | undefined) ?? 'created_at_desc'
   // a search counts up to the cap, or up to the requested page when further
-  const countCap = query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : null
+  const countCap = countCapOf(query, page)
   // a search or a list by city or category, in a list order, with no filter the copy lacks: its
   // page of ids comes from event_search alone (it carries every order's key, indexed per city and
   // per category), and only those events are read; a search of few matches sorts them there
@@ -461,7 +465,7 @@ export async function listEvents(database: Database, query: EventListQuery, page
   if (pager) {
     const found = pager.page({ ...query, match: held!.match }, (query.sort as EventSort | undefined) ?? 'created_at_desc', page.offset, page.limit)
     // a search answers as its SQL does: counted up to the cap (or the page), a lower bound past it
-    const cap = query.q ? Math.max(SEARCH_COUNT_CAP, page.offset + page.limit) : Number.POSITIVE_INFINITY
+    const cap = countCapOf(query, page) ?? Number.POSITIVE_INFINITY
     return { items: await cardsOf(database, found.ids), total: Math.min(found.total, cap + 1), exact: found.total <= cap }
   }
   const queries = listQueries(database, query, page, options)
