@@ -179,10 +179,10 @@ function peakRss(pid: number): number {
 }
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5')
 
-async function wrk(base: string, urlFile: string, seconds: number) {
+async function wrk(base: string, urlFile: string, seconds: number, acceptEncodings: string[] = []) {
   const proc = Bun.spawn(
     ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '2s', '-s', join(repoRoot, 'bench/wrk/urls.lua'), base],
-    { env: { ...process.env, URLS: urlFile }, stdout: 'pipe', stderr: 'pipe' },
+    { env: { ...process.env, URLS: urlFile, ACCEPT_ENCODINGS: acceptEncodings.join('|') }, stdout: 'pipe', stderr: 'pipe' },
   )
   const killer = setTimeout(() => proc.kill('SIGKILL'), (seconds + 30) * 1000)
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()])
@@ -425,13 +425,13 @@ async function main() {
     if (ONLY && !ONLY.has(scenario.name)) continue
     const base = scenario.viaGateway ? gateway.url : catalog.url
     const file = fileFor(scenario)
-    await wrk(base, file, WARMUP)
+    await wrk(base, file, WARMUP, scenario.acceptEncodings)
     resetPeak(catalog.pid)
     const stopWrites = scenario.writesPerSec ? writeLoop(write, scenario.writesPerSec) : null
     const load0 = loadavg()[0]
     const watched = { catalog: catalog.pid, admin: admin.pid, caddy: scenario.viaGateway ? gateway.pid : undefined }
     const cpu0 = cpuSnapshot(watched, { postgres: 'postgres' })
-    const s = await wrk(base, file, DURATION)
+    const s = await wrk(base, file, DURATION, scenario.acceptEncodings)
     const cpu = cpuUse(cpu0, cpuSnapshot(watched, { postgres: 'postgres' }), s.requests, { wrk: s.cpuSeconds })
     const writes = stopWrites ? await stopWrites() : null
     if (writes) submitLoaded.push(...writes.submit)

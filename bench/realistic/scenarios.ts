@@ -11,7 +11,24 @@ export interface Scenario {
   writesPerSec?: number
   /** measured through Caddy instead of straight to the service */
   viaGateway?: boolean
+  /**
+   * The Accept-Encoding headers sent, in turn (each request the next; '' sends none). Absent:
+   * none, as wrk sends by default (every answer plain).
+   */
+  acceptEncodings?: string[]
 }
+
+/**
+ * Accept-Encoding as an audience's clients send it, one entry per 5% of requests: Chromium and
+ * Firefox browsers (`gzip, deflate, br, zstd`) 45%, Safari (`gzip, deflate, br`) 15%, mobile
+ * apps' HTTP stacks (OkHttp, URLSession: `gzip`) 30%, scripts and partners' jobs (none) 10%.
+ */
+const CLIENT_ENCODINGS = [
+  ...Array<string>(9).fill('gzip, deflate, br, zstd'),
+  ...Array<string>(3).fill('gzip, deflate, br'),
+  ...Array<string>(6).fill('gzip'),
+  ...Array<string>(2).fill(''),
+]
 
 export const SCENARIOS: Scenario[] = [
   { name: 'fixed-list', label: 'fixed URL /api/events (best case)', urls: { fixed: 'list' } },
@@ -26,6 +43,12 @@ export const SCENARIOS: Scenario[] = [
   // (as until the fourteenth round) the gateway's run met a cache the writes had thinned or the
   // direct run had warmed, and the ratio followed the hit rates (0.47x-0.83x between runs)
   { name: 'mix-gateway', label: 'mix through Caddy', urls: 'mix', viaGateway: true },
+  {
+    name: 'mix-clients',
+    label: 'the mix with browsers\' and apps\' Accept-Encoding',
+    urls: 'mix',
+    acceptEncodings: CLIENT_ENCODINGS,
+  },
   { name: 'mix-w1', label: 'mix with 1 event/s submitted + approved', urls: 'mix', writesPerSec: 1 },
   { name: 'mix-w5', label: 'mix with 5 events/s submitted + approved', urls: 'mix', writesPerSec: 5 },
 ]

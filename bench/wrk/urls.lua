@@ -1,7 +1,8 @@
 -- wrk script for realistic traffic: walks the URL list in the file named by the URLS environment
 -- variable (one path per line, drawn with the wanted frequencies) from a random start, counts
 -- the answers the service gave from its cache (x-cache: hit), and prints one machine-readable
--- summary line (latencies in microseconds) like report.lua.
+-- summary line (latencies in microseconds) like report.lua. ACCEPT_ENCODINGS (optional, values
+-- separated by "|", an empty one for none): the Accept-Encoding headers sent, each request the next.
 local threads = {}
 
 function setup(thread)
@@ -15,13 +16,23 @@ function init(args)
   end
   math.randomseed(os.time() + #paths)
   index = math.random(#paths)
+  encodings = {}
+  local list = os.getenv("ACCEPT_ENCODINGS") or ""
+  if #list > 0 then
+    for value in (list .. "|"):gmatch("([^|]*)|") do encodings[#encodings + 1] = value end
+  end
+  turn = 0
   hits = 0
   misses = 0
 end
 
 function request()
   index = index % #paths + 1
-  return wrk.format("GET", paths[index])
+  if #encodings == 0 then return wrk.format("GET", paths[index]) end
+  turn = turn % #encodings + 1
+  local value = encodings[turn]
+  if #value == 0 then return wrk.format("GET", paths[index]) end
+  return wrk.format("GET", paths[index], { ["Accept-Encoding"] = value })
 end
 
 function response(status, headers, body)
