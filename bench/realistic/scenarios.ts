@@ -45,7 +45,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'mix-gateway', label: 'mix through Caddy', urls: 'mix', viaGateway: true },
   {
     name: 'mix-clients',
-    label: 'the mix with browsers\' and apps\' Accept-Encoding',
+    label: "the mix with browsers' and apps' Accept-Encoding",
     urls: 'mix',
     acceptEncodings: CLIENT_ENCODINGS,
   },
