@@ -1,22 +1,47 @@
 // Compression and CORS units: negotiation, the response cache keeping compressed forms, the
 // CORS_ORIGINS validation. The behaviour over HTTP is in test/apps.test.ts.
 import { describe, expect, test } from 'bun:test'
-import { gunzipSync } from 'node:zlib'
-import { compressResponse, negotiateEncoding } from './compression'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { compress, compressResponse, negotiateEncoding, type Encoding } from './compression'
 import { corsHeaders, corsKind, parseCorsOrigins } from './cors'
 import { readConfig } from './env'
 import { createResponseCache } from './response-cache'
 
 describe('negotiateEncoding', () => {
-  test('prefers br, then zstd, then gzip; honours q-values and identity', () => {
-    expect(negotiateEncoding('gzip, deflate, br, zstd')).toBe('br')
-    expect(negotiateEncoding('gzip, zstd')).toBe('zstd')
+  test('prefers gzip (the stored form), then zstd, then br; honours q-values and identity', () => {
+    expect(negotiateEncoding('gzip, deflate, br, zstd')).toBe('gzip')
+    expect(negotiateEncoding('gzip, deflate, br')).toBe('gzip')
+    expect(negotiateEncoding('br, zstd')).toBe('zstd')
+    expect(negotiateEncoding('deflate, br')).toBe('br')
     expect(negotiateEncoding('gzip')).toBe('gzip')
     expect(negotiateEncoding('br;q=0.2, gzip;q=0.8')).toBe('gzip')
+    expect(negotiateEncoding('gzip;q=0.5, br')).toBe('br')
     expect(negotiateEncoding('br;q=0, gzip;q=0')).toBeUndefined()
-    expect(negotiateEncoding('*')).toBe('br')
+    expect(negotiateEncoding('*')).toBe('gzip')
     expect(negotiateEncoding('identity')).toBeUndefined()
     expect(negotiateEncoding(null)).toBeUndefined()
+  })
+})
+
+describe('compress', () => {
+  test('every encoding gives the answer back, from 1 KB to past the largest brotli window it picks', () => {
+    const decode: Record<Encoding, (bytes: Uint8Array) => Uint8Array> = {
+      br: (bytes) => brotliDecompressSync(bytes),
+      zstd: (bytes) => Bun.zstdDecompressSync(bytes as Uint8Array<ArrayBuffer>),
+      gzip: (bytes) => gunzipSync(bytes),
+    }
+    let seed = 7
+    const word = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 100_000).toString(36)
+    for (const size of [1024, 40_000, 70_000, 5_000_000]) {
+      let text = ''
+      while (text.length < size) text += `{"title":"${word()} ${word()}","slug":"${word()}-${word()}"},`
+      const input = new TextEncoder().encode(`[${text.slice(0, -1)}]`)
+      for (const encoding of ['br', 'zstd', 'gzip'] as const) {
+        const packed = compress(encoding, input)
+        expect(packed.byteLength, `${encoding} ${size}`).toBeLessThan(input.byteLength)
+        expect(Buffer.from(decode[encoding](packed)).equals(Buffer.from(input)), `${encoding} ${size}`).toBe(true)
+      }
+    }
   })
 })
 
