@@ -24,7 +24,7 @@ export interface SoakResult {
   /** per kind of request: p50 and p99 (ms) in the first and the last window */
   byKind: Record<string, { first: [number, number]; last: [number, number] }>
   rss: { name: string; samplesMiB: number[]; slopeMiBPerMin: number; meanMiB: number }[]
-  connections: { total: number; busy: number; limit: number }
+  connections: { total: number; busy: number; busyStatements?: string[]; limit: number }
   loadAverage: number[]
 }
 
@@ -236,9 +236,21 @@ export async function runSoak(options: { seconds: number; concurrency?: number; 
     // give the pools a moment to return what the last requests held
     await Bun.sleep(1000)
     const sql = postgres(stack.databaseUrl, { max: 1, onnotice: () => {} })
-    const [conn] = await sql<{ total: number; busy: number }[]>`
-      select count(*)::int as total, count(*) filter (where state <> 'idle' and query not ilike 'listen%')::int as busy
-      from pg_stat_activity where application_name = 'event-catalog'`
+    const [conn] = await sql<{ total: number }[]>`
+      select count(*)::int as total from pg_stat_activity where application_name = 'event-catalog'`
+    // A statement the services run on their own (the cache's heartbeat, the list index's refresh)
+    // may be caught in flight; one a request left behind stays: busy is the same statement (or
+    // open transaction) in each of five looks over 2 s
+    let busy: { pid: number; state: string; started: string; query: string }[] = []
+    for (let look = 0; look < 5; look++) {
+      const seen = await sql<typeof busy>`
+        select pid, state, coalesce(query_start::text, '') as started, left(query, 120) as query
+        from pg_stat_activity
+        where application_name = 'event-catalog' and state <> 'idle' and query not ilike 'listen%'`
+      busy = look === 0 ? seen : seen.filter((s) => busy.some((b) => b.pid === s.pid && b.started === s.started))
+      if (!busy.length) break
+      await Bun.sleep(500)
+    }
     await sql.end({ timeout: 5 })
     // each process: its pool plus one dedicated LISTEN connection; a catalog process also its read pool
     const limit = (processes.length + 1) * (POOL_MAX + 1) + stack.services.catalog.length * DEFAULT_READ_POOL
@@ -252,7 +264,12 @@ export async function runSoak(options: { seconds: number; concurrency?: number; 
       windowSeconds: windowMs / 1000,
       byKind,
       rss,
-      connections: { total: conn.total, busy: conn.busy, limit },
+      connections: {
+        total: conn.total,
+        busy: busy.length,
+        busyStatements: busy.map((b) => `${b.state}: ${b.query}`),
+        limit,
+      },
       loadAverage: loadavg(),
     }
   } finally {
@@ -277,7 +294,10 @@ export function soakFailures(r: SoakResult): string[] {
     const allowed = r.seconds >= 300 ? Math.max(8, p.meanMiB * 0.1) : p.meanMiB * 0.5
     if (growth > allowed) failures.push(`${p.name}: RSS grows ${p.slopeMiBPerMin.toFixed(2)} MiB/min`)
   }
-  if (r.connections.busy > 0) failures.push(`${r.connections.busy} database connections still busy after the soak`)
+  if (r.connections.busy > 0)
+    failures.push(
+      `${r.connections.busy} database connections still busy after the soak (${r.connections.busyStatements?.join('; ')})`,
+    )
   if (r.connections.total > r.connections.limit) failures.push(`${r.connections.total} database connections, pools allow ${r.connections.limit}`)
   return failures
 }
