@@ -12,9 +12,10 @@ export type Encoding = 'br' | 'zstd' | 'gzip'
 export const COMPRESSION_MIN_BYTES = 1024
 // Tie-break when the client likes several equally (browsers send `gzip, deflate, br, zstd`):
 // gzip first, the form the response cache keeps for every entry, so a hit sends stored bytes
-// and a miss compresses once. br saved 8% of a detail's bytes (1,508 against 1,639) for 5-30x
-// gzip's CPU on the service's one thread and a second stored form per entry; the bench's
-// browser mix (mix-clients) ran at 412 rps against 1,456 for plain clients (README, Performance).
+// and a miss compresses once. br saved 8% of a detail's bytes (1,508 against 1,639) for 3-30x
+// gzip's CPU on the service's one thread and a second stored form per entry; with br first the
+// bench's browser mix (mix-clients) ran at 667-694 rps against 2,286-2,480 for plain clients
+// (bench/results/ab-2026-11-27-accept-encoding.md).
 const PREFERENCE: Encoding[] = ['gzip', 'zstd', 'br']
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|problem\+json|vnd\.oai\.openapi)|image\/svg\+xml)/i
 
