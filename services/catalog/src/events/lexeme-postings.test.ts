@@ -3,43 +3,18 @@
 // and as a lexeme turns from sorted slots into a bitmap. The list index's tests compare whole
 // search answers with PostgreSQL's (list-index.test.ts).
 import { expect, test } from 'bun:test'
-import { LexemePostings, parseMatch, slotsOf } from './lexeme-postings'
+import { LexemePostings, parseMatch, slotsOf, type MatchNode } from './lexeme-postings'
+
+// the parsed match's nodes, written short
+const lex = (lexeme: string, prefix = false): MatchNode => ({ lexeme, prefix })
+const or = (...args: MatchNode[]): MatchNode => ({ op: 'or', args })
+const and = (...args: MatchNode[]): MatchNode => ({ op: 'and', args })
 
 test('parses lexemes and prefixes under & and |, as PostgreSQL writes them', () => {
-  expect(parseMatch(`'banda' | 'bandar'`)).toEqual({
-    op: 'or',
-    args: [
-      { lexeme: 'banda', prefix: false },
-      { lexeme: 'bandar', prefix: false },
-    ],
-  })
-  expect(parseMatch(`('kopi') & ( 'jakarta' | 'dki' )`)).toEqual({
-    op: 'and',
-    args: [
-      { lexeme: 'kopi', prefix: false },
-      {
-        op: 'or',
-        args: [
-          { lexeme: 'jakarta', prefix: false },
-          { lexeme: 'dki', prefix: false },
-        ],
-      },
-    ],
-  })
+  expect(parseMatch(`'banda' | 'bandar'`)).toEqual(or(lex('banda'), lex('bandar')))
+  expect(parseMatch(`('kopi') & ( 'jakarta' | 'dki' )`)).toEqual(and(lex('kopi'), or(lex('jakarta'), lex('dki'))))
   // & binds closer than |, as in a tsquery
-  expect(parseMatch(`'a' | 'b' & 'c':*`)).toEqual({
-    op: 'or',
-    args: [
-      { lexeme: 'a', prefix: false },
-      {
-        op: 'and',
-        args: [
-          { lexeme: 'b', prefix: false },
-          { lexeme: 'c', prefix: true },
-        ],
-      },
-    ],
-  })
+  expect(parseMatch(`'a' | 'b' & 'c':*`)).toEqual(or(lex('a'), and(lex('b'), lex('c', true))))
   // a quote inside a lexeme is doubled; `:*` inside the quotes is part of it
   expect(parseMatch(`((('jam'':*')))`)).toEqual({ lexeme: "jam':*", prefix: false })
 })
