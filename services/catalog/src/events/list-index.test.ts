@@ -443,6 +443,31 @@ describe('the list index on a database', () => {
     expect((await sent(withoutIndex)).length).toBeGreaterThan(1)
   })
 
+  test('misses asked together are read together (one statement for the details, one for the cards), each answer as if alone', async () => {
+    await indexCurrent()
+    const published = (
+      await database.rows<{ slug: string }>(sql`select slug from events where status = 'published' order by slug limit 10`)
+    ).map((r) => r.slug)
+    const [hidden] = await database.rows<{ slug: string }>(sql`select slug from events where status <> 'published' limit 1`)
+    const details = [...published, published[0], 'tidak-ada-event', ...(hidden ? [hidden.slug] : [])].map(
+      (slug) => `/api/events/${slug}`,
+    )
+    const lists = await listUrls(12, 77)
+    const alone = []
+    for (const path of [...details, ...lists]) alone.push((await get(withoutIndex, path)).text)
+    statements = []
+    try {
+      const together = await Promise.all([...details, ...lists].map((path) => get(withIndex, path)))
+      expect(together.map((answer) => answer.text)).toEqual(alone)
+      // every published slug's event and related cards in one statement; the pages' cards in one
+      expect(statements.filter((text) => text.includes('wanted.slug'))).toHaveLength(1)
+      const cards = statements.filter((text) => /"id" = any\(array\(select unnest\(\$\d+::text\[\]\)\)\)\)$/.test(text))
+      expect(cards).toHaveLength(1)
+    } finally {
+      statements = undefined
+    }
+  })
+
   test('a list asked for before the index listens loads it once, not again when the listener is up', async () => {
     // what a busy start does: the first request comes before the LISTEN connection is ready
     const early = createListIndex(database)

@@ -18,6 +18,7 @@ import { cacheKey, type PageRequest, type ResponseCache } from '@app/kit'
 import { CARD_FIELDS, constantJsonOf, DETAIL_FIELDS, distanceField, EVENT_TAGS_FROM, jsonOf } from './cards'
 import { discoveryConditions, discoveryDistance, discoveryOrder } from './discovery'
 import { preparedPerDatabase } from './prepared'
+import { batched } from './batch'
 import type { EventListQuery, EventSort } from './model'
 import type { IndexView } from './list-index'
 import { parseMatch, type MatchNode } from './lexeme-postings'
@@ -531,8 +532,9 @@ export async function listEvents(database: Database, query: EventListQuery, page
  * again for every call, its custom plan looking cheaper (1.3 ms of planning for a 0.4 ms query;
  * pg_stat_statements.track_planning under the bench).
  */
-const publishedWithIdIn = (name: string) =>
-  and(eq(events.status, 'published'), sql`${events.id} = any(array(select unnest(${sql.placeholder(name)}::text[])))`)
+const publishedWithIdIn = (ids: SQL) =>
+  and(eq(events.status, 'published'), sql`${events.id} = any(array(select unnest(${ids})))`)
+const idsIn = (name: string) => sql`${sql.placeholder(name)}::text[]`
 
 /** The list cards of some published events by id, one prepared query (list index pages, related events). */
 const cardQueries = preparedPerDatabase((db: Db) =>
@@ -541,8 +543,17 @@ const cardQueries = preparedPerDatabase((db: Db) =>
     .from(events)
     .innerJoin(categories, eq(categories.id, events.categoryId))
     .leftJoin(cities, eq(cities.id, events.cityId))
-    .where(publishedWithIdIn('ids'))
+    .where(publishedWithIdIn(idsIn('ids')))
     .prepare('list_cards_by_ids'),
+)
+
+/** The cards the misses of one turn ask for, in one statement (batch.ts): each id read once. */
+const cardsBatch = preparedPerDatabase((db: Db) =>
+  batched(async (pages: string[][]) => {
+    const rows = await cardQueries(db).execute({ ids: [...new Set(pages.flat())] })
+    const cards = new Map(rows.map((r) => [r.id, r.card]))
+    return pages.map((ids) => ids.map((id) => cards.get(id)).filter((card): card is string => card !== undefined))
+  }),
 )
 
 /**
@@ -550,10 +561,8 @@ const cardQueries = preparedPerDatabase((db: Db) =>
  * hold reads the database, so with the database down a list is a 503 as it was before the index
  * (not a 200 answered from memory while nothing could confirm it; test/faults).
  */
-export async function cardsOf({ db }: Database, ids: string[]): Promise<string[]> {
-  const rows = await cardQueries(db).execute({ ids })
-  const cards = new Map(rows.map((r) => [r.id, r.card]))
-  return ids.map((id) => cards.get(id)).filter((card): card is string => card !== undefined)
+export function cardsOf({ db }: Database, ids: string[]): Promise<string[]> {
+  return cardsBatch(db)(ids)
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -565,32 +574,32 @@ const DETAIL = jsonOf([...CARD_FIELDS, ...DETAIL_FIELDS])
  * beside the detail's columns, a detail's miss reads its event and its related events (their ids
  * known from the list index) in one statement. Inside, "events" names the subquery's own rows.
  */
-const relatedCardsOf = (db: Db) =>
+const relatedCardsOf = (db: Db, ids: SQL) =>
   sql<string>`(${db
     .select({
-      cards: sql`coalesce(string_agg(${LIST_CARD}, ',' order by array_position(${sql.placeholder('related')}::text[], ${events.id})), '')`,
+      cards: sql`coalesce(string_agg(${LIST_CARD}, ',' order by array_position(${ids}, ${events.id})), '')`,
     })
     .from(events)
     .innerJoin(categories, eq(categories.id, events.categoryId))
     .leftJoin(cities, eq(cities.id, events.cityId))
-    .where(publishedWithIdIn('related'))})`
+    .where(publishedWithIdIn(ids))})`
 
 /** The detail query, built once per database: drizzle would build its SQL text again on every call. */
 function buildDetailQueries(db: Db) {
-  const query = (match: SQL, extra: { relatedCards?: SQL<string> } = {}) =>
+  const columns = {
+    json: DETAIL,
+    id: events.id,
+    slug: events.slug,
+    title: events.title,
+    categoryId: events.categoryId,
+    categorySlug: categories.slug,
+    cityId: events.cityId,
+    citySlug: cities.slug,
+    tags: sql<string[][]>`array(select array[et.tag_id, tg.slug] from ${EVENT_TAGS_FROM})`,
+  }
+  const query = (match: SQL) =>
     db
-      .select({
-        ...extra,
-        json: DETAIL,
-        id: events.id,
-        slug: events.slug,
-        title: events.title,
-        categoryId: events.categoryId,
-        categorySlug: categories.slug,
-        cityId: events.cityId,
-        citySlug: cities.slug,
-        tags: sql<string[][]>`array(select array[et.tag_id, tg.slug] from ${EVENT_TAGS_FROM})`,
-      })
+      .select(columns)
       .from(events)
       .innerJoin(categories, eq(categories.id, events.categoryId))
       .leftJoin(cities, eq(cities.id, events.cityId))
@@ -598,15 +607,44 @@ function buildDetailQueries(db: Db) {
       .limit(1)
   return {
     bySlug: query(eq(events.slug, sql.placeholder('slug'))).prepare('event_detail_by_slug'),
-    bySlugWithRelated: query(eq(events.slug, sql.placeholder('slug')), { relatedCards: relatedCardsOf(db) }).prepare(
-      'event_detail_by_slug_with_related',
-    ),
     bySlugOrId: query(or(eq(events.slug, sql.placeholder('slug')), eq(events.id, sql.placeholder('id')))!).prepare(
       'event_detail_by_slug_or_id',
     ),
+    // the misses of one turn: slug i with its guessed related ids (comma-joined) in row `n` = i + 1
+    bySlugsWithRelated: db
+      .select({
+        n: sql<number>`wanted.n::int`,
+        relatedCards: relatedCardsOf(db, sql`string_to_array(wanted.related, ',')`),
+        ...columns,
+      })
+      .from(
+        sql`unnest(${sql.placeholder('slugs')}::text[], ${sql.placeholder('related')}::text[]) with ordinality as wanted(slug, related, n)`,
+      )
+      .innerJoin(events, sql`${events.slug} = wanted.slug`)
+      .innerJoin(categories, eq(categories.id, events.categoryId))
+      .leftJoin(cities, eq(cities.id, events.cityId))
+      .where(eq(events.status, 'published'))
+      .prepare('event_details_by_slugs_with_related'),
   }
 }
 const detailQueries = preparedPerDatabase(buildDetailQueries)
+
+type DetailRow = Awaited<ReturnType<ReturnType<typeof buildDetailQueries>['bySlug']['execute']>>[number] & {
+  relatedCards?: string
+}
+
+/** Detail misses with a guess, in the same turn: one statement (batch.ts). */
+const detailsWithRelated = preparedPerDatabase((db: Db) =>
+  batched(async (wanted: { slug: string; related: string[] }[]) => {
+    const rows = await detailQueries(db).bySlugsWithRelated.execute({
+      slugs: wanted.map((w) => w.slug),
+      related: wanted.map((w) => w.related.join(',')),
+    })
+    const found: (DetailRow | undefined)[] = new Array(wanted.length)
+    for (const row of rows) found[row.n - 1] = row
+    return found
+  }),
+)
 
 /**
  * A published event by slug, or by id when the value is an id: its JSON (the detail without
@@ -614,15 +652,16 @@ const detailQueries = preparedPerDatabase(buildDetailQueries)
  * from; null when there is none. Given `guess` (the list index's event under that slug and its
  * related ids), the same statement reads the related cards: `relatedJson` is their JSON array
  * when the event read is the one guessed (a slug hash shared by two events, or one renamed
- * meanwhile, leaves it out and the caller computes `related` as without an index).
+ * meanwhile, leaves it out and the caller computes `related` as without an index). The misses
+ * with a guess that arrive together are read in one statement.
  */
 export async function findPublishedEvent({ db }: Database, slugOrId: string, guess?: { id: string; related: string[] }) {
   const queries = detailQueries(db)
-  const [row] = UUID.test(slugOrId)
-    ? await queries.bySlugOrId.execute({ slug: slugOrId, id: slugOrId.toLowerCase() })
+  const row: DetailRow | undefined = UUID.test(slugOrId)
+    ? (await queries.bySlugOrId.execute({ slug: slugOrId, id: slugOrId.toLowerCase() }))[0]
     : guess
-      ? await queries.bySlugWithRelated.execute({ slug: slugOrId, related: guess.related })
-      : await queries.bySlug.execute({ slug: slugOrId })
+      ? await detailsWithRelated(db)({ slug: slugOrId, related: guess.related })
+      : (await queries.bySlug.execute({ slug: slugOrId }))[0]
   if (!row) return null
   const relatedTo: RelatedTo = {
     id: row.id,
@@ -632,13 +671,12 @@ export async function findPublishedEvent({ db }: Database, slugOrId: string, gue
     citySlug: row.citySlug,
     tags: row.tags.map(([id, slug]) => ({ id, slug })),
   }
-  const relatedCards = 'relatedCards' in row ? row.relatedCards : undefined
   return {
     json: row.json,
     id: row.id,
     slug: row.slug,
     title: row.title,
     relatedTo,
-    relatedJson: relatedCards !== undefined && guess?.id === row.id ? `[${relatedCards}]` : undefined,
+    relatedJson: row.relatedCards !== undefined && guess?.id === row.id ? `[${row.relatedCards}]` : undefined,
   }
 }
