@@ -9,6 +9,7 @@ import { createApp } from '../app'
 import type { MatchNode } from './lexeme-postings'
 import { createListIndex, IndexData, slugHash, type IndexFilters, type IndexRow, type ListIndex } from './list-index'
 import { EVENT_SORTS, type EventSort } from './model'
+import { findPublishedEvent } from './service'
 import { localDate, ZONES, zoneOf } from './windows'
 
 function seeded(seed: number) {
@@ -466,6 +467,23 @@ describe('the list index on a database', () => {
     } finally {
       statements = undefined
     }
+  })
+
+  test('a batch holding any slug text (a guess for a slug whose hash a real one shares) reads the others as asked', async () => {
+    const rows = await database.rows<{ slug: string; id: string }>(
+      sql`select slug, id from events where status = 'published' order by slug limit 3`,
+    )
+    const guess = { id: rows[0].id, related: [rows[1].id, rows[2].id] }
+    const hostile = ['a,b', 'a"b', 'a\\b', '{a}', 'NULL', ' ', 'ä漢字🎉', "a'b", 'x'.repeat(200)]
+    const found = await Promise.all([
+      ...rows.map((r) => findPublishedEvent(database, r.slug, guess)),
+      ...hostile.map((slug) => findPublishedEvent(database, slug, guess)),
+    ])
+    expect(found.slice(0, 3).map((f) => f?.slug)).toEqual(rows.map((r) => r.slug))
+    // the guessed event gets its related cards in the same statement; the others compute their own
+    expect(found[0]!.relatedJson).toStartWith('[{')
+    expect(found[1]!.relatedJson).toBeUndefined()
+    expect(found.slice(3)).toEqual(hostile.map(() => null))
   })
 
   test('a list asked for before the index listens loads it once, not again when the listener is up', async () => {
