@@ -527,7 +527,7 @@ export async function listEvents(database: Database, query: EventListQuery, page
 }
 
 /**
- * Published events whose id is in the `name` placeholder's array. The ids through a subquery:
+ * Published events whose id is in the array `ids` (a placeholder, `idsIn`). The ids through a subquery:
  * PostgreSQL then plans the statement once (a generic plan); given the array itself it planned it
  * again for every call, its custom plan looking cheaper (1.3 ms of planning for a 0.4 ms query;
  * pg_stat_statements.track_planning under the bench).
@@ -570,9 +570,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DETAIL = jsonOf([...CARD_FIELDS, ...DETAIL_FIELDS])
 
 /**
- * The list cards of the ids in the `related` placeholder, as one JSON array body in their order:
- * beside the detail's columns, a detail's miss reads its event and its related events (their ids
- * known from the list index) in one statement. Inside, "events" names the subquery's own rows.
+ * The list cards of the ids in the array `ids`, as one JSON array body in their order: beside the
+ * detail's columns, a detail's miss reads its event and its related events (their ids known from
+ * the list index) in one statement. Inside, "events" names the subquery's own rows.
  */
 const relatedCardsOf = (db: Db, ids: SQL) =>
   sql<string>`(${db
