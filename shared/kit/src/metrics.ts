@@ -79,6 +79,8 @@ export function createMetrics(service: string, sources: MetricSources = {}): Ser
     cacheSeries('response_cache_bytes', 'Bytes the response cache holds (bodies, compressed forms, keys, bookkeeping)', (s) => s.bytes, false)
     cacheSeries('response_cache_invalidations_total', 'Cached answers dropped because a write changed what they depend on', (s) => s.invalidated, true)
     cacheSeries('response_cache_clears_total', 'Whole-cache clears (a write whose changed keys were not known)', (s) => s.clears, true)
+    cacheSeries('response_cache_admitted_total', 'Answers kept past the window (asked again lately, or room to spare)', (s) => s.admitted, true)
+    cacheSeries('response_cache_rejected_total', 'Answers dropped as they left the window (asked once lately, cache full)', (s) => s.rejected, true)
   }
   if (pools.length > 0) {
     const poolGauge = (name: string, help: string, read: (p: PoolStats) => number) =>

@@ -101,17 +101,51 @@ describe('response cache', () => {
     expect(again.status).toBe(404)
   })
 
-  test('bounded in bytes: least recently used entries go first', async () => {
+  test('bounded in bytes: a newcomer asked once is not kept when full; asked again, it takes the place of the least recently used', async () => {
     // each entry here costs ~410 bytes (body, key, bookkeeping): three fit in 1,300
     const cache = createResponseCache({ versions: fixedVersion({ v: 1 }), maxBytes: 1300 })
     const compute = (n: number) => async () => ({ status: 200, body: { n } })
-    for (const k of ['a', 'b', 'c']) await cache.respond(request(), k, compute(0))
-    await cache.respond(request(), 'a', compute(1))
-    await cache.respond(request(), 'd', compute(0))
+    const read = async (k: string, n: number) => (await (await cache.respond(request(), k, compute(n))).json()) as { n: number }
+    for (const k of ['a', 'b', 'c']) await read(k, 0)
+    await read('a', 1)
+    // asked once while the cache is full: answered, not kept, and nothing is evicted for it
+    expect(await read('d', 0)).toEqual({ n: 0 })
     expect(cache.size).toBe(3)
-    // 'b' was least recently used: recomputed
-    expect(await (await cache.respond(request(), 'b', compute(2))).json()).toEqual({ n: 2 })
-    expect(await (await cache.respond(request(), 'a', compute(3))).json()).toEqual({ n: 0 })
+    expect(cache.stats().rejected).toBe(1)
+    expect(await read('b', 2)).toEqual({ n: 0 })
+    // asked again, d is kept in place of the least recently used (c)
+    expect(await read('d', 3)).toEqual({ n: 3 })
+    expect(await read('d', 4)).toEqual({ n: 3 })
+    expect(cache.size).toBe(3)
+    expect(await read('a', 5)).toEqual({ n: 0 })
+    expect(await read('c', 6)).toEqual({ n: 6 })
+    expect(cache.stats().bytes).toBeLessThanOrEqual(1300)
+  })
+
+  test('answers asked once are never compressed; the window holds them plain until they leave it', async () => {
+    const body = (n: number) => ({ n, items: Array.from({ length: 100 }, (_, i) => ({ id: i, title: `Acara ${i}` })) })
+    const cache = createResponseCache({ versions: fixedVersion({ v: 1 }), maxBytes: 100_000, windowBytes: 20_000 })
+    const compute = (n: number) => async () => ({ status: 200, body: body(n) })
+    await cache.respond(request(), 'k0', compute(0))
+    expect(cache.stats().hotBytes).toBe(0)
+    // a compressed client's first ask makes the gzip form
+    const zipped = await cache.respond(request({ 'accept-encoding': 'gzip' }), 'k0', compute(-1))
+    expect(zipped.headers.get('x-cache')).toBe('hit')
+    expect(JSON.parse(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer()))))).toEqual(body(0))
+    // enough new answers to push k0 out of the window: the main part has room, so it is taken
+    for (let n = 1; n < 12; n++) await cache.respond(request(), `k${n}`, compute(n))
+    expect(cache.stats().admitted).toBeGreaterThan(0)
+    expect(cache.stats().hotBytes).toBeGreaterThan(0)
+    const again = await cache.respond(request(), 'k0', compute(-1))
+    expect(again.headers.get('x-cache')).toBe('hit')
+    expect(await again.json()).toEqual(body(0))
+    // an answer larger than the whole cache is answered, never kept
+    const huge = { items: Array.from({ length: 5000 }, (_, i) => ({ id: i, title: `Acara ${i}` })) }
+    const held = cache.stats().entries
+    expect(await (await cache.respond(request(), 'huge', async () => ({ status: 200, body: huge }))).json()).toEqual(huge)
+    expect(await (await cache.respond(request(), 'huge', async () => ({ status: 200, body: huge }))).json()).toEqual(huge)
+    expect(cache.stats().entries).toBeLessThanOrEqual(held)
+    expect(cache.stats().bytes).toBeLessThanOrEqual(100_000)
   })
 
   test('cold entries keep only their gzip form and still answer plain and compressed clients', async () => {
@@ -192,6 +226,7 @@ describe('response cache', () => {
     write(['list:cat:musik'])
     expect(await read('x', ['list:cat:musik'])).not.toBe(x)
     expect(await read('y', ['list:cat:musik'])).not.toBe(y)
+    write(['list:cat:musik'])
     // one dependent, then a second and a third on the same key
     const a = await read('a', ['list:city:bandung', 'event:a'])
     const b = await read('b', ['list:city:bandung', 'event:b'])
@@ -201,9 +236,14 @@ describe('response cache', () => {
     expect(await read('b', ['list:city:bandung', 'event:b'])).toBe(b)
     const d = await read('d', ['list:city:surabaya'])
     await read('e', ['list:city:surabaya'])
+    // f, asked twice, takes the place of a (asked once, least recently used)
+    await read('f', ['list:city:surabaya'])
     await read('f', ['list:city:surabaya'])
     expect(await read('a', ['list:city:bandung', 'event:a'])).not.toBe(a)
+    // asked again and again, a is taken back (in place of b, asked less)
+    await read('a', ['list:city:bandung', 'event:a'])
     const a2 = await read('a', ['list:city:bandung', 'event:a'])
+    expect(await read('a', ['list:city:bandung', 'event:a'])).toBe(a2)
     // bandung drops a and b, and only them
     write(['list:city:bandung'])
     expect(cache.size).toBeGreaterThan(0)
