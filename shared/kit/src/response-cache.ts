@@ -361,10 +361,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       entry.inWindow = undefined
       windowBytes -= entry.bytes
       // the form that stays in memory: made once, for an answer asked again
-      if (entry.compressible && !entry.gzip) {
-        entry.gzip = compress('gzip', entry.identity!)
-        grow(entry.key, entry, entry.gzip.byteLength)
-      }
+      if (entry.compressible) gzipOf(entry)
       entry.used = used.push(entry)
       makeHot(entry.key, entry)
       trim()
@@ -376,6 +373,15 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     if (candidate.bytes > maxBytes - maxWindowBytes) return false
     if (bytes - windowBytes + candidate.bytes <= maxBytes - maxWindowBytes) return true
     return sketch.frequency(candidate.key) >= ADMITTED_AFTER
+  }
+
+  /** The gzip form, made on first need: when the entry leaves the window for the main part, or a client asks for it. */
+  function gzipOf(entry: Entry): Uint8Array {
+    if (!entry.gzip) {
+      entry.gzip = compress('gzip', entry.identity!)
+      grow(entry.key, entry, entry.gzip.byteLength)
+    }
+    return entry.gzip
   }
 
   function plainBody(key: string, entry: Entry): Uint8Array {
@@ -392,14 +398,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   }
 
   function encodedBody(key: string, entry: Entry, encoding: Encoding): Uint8Array {
-    if (encoding === 'gzip') {
-      // a window entry, asked compressed for the first time
-      if (!entry.gzip) {
-        entry.gzip = compress('gzip', entry.identity!)
-        grow(key, entry, entry.gzip.byteLength)
-      }
-      return entry.gzip
-    }
+    if (encoding === 'gzip') return gzipOf(entry)
     let body = entry.encoded?.[encoding]
     if (!body) {
       body = compress(encoding, entry.identity ?? gunzip(entry.gzip!))
