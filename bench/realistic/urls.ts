@@ -49,13 +49,13 @@ export async function loadBenchData(databaseUrl: string): Promise<BenchData> {
     const cities = (await sql`select slug from cities order by slug`).map((r) => r.slug)
     const categories = (await sql`select slug from categories where is_active order by slug`).map((r) => r.slug)
     const tags = (
-      await sql`select t.slug from tags t join event_tags et on et.tag_id = t.id group by t.slug order by count(*) desc limit 300`
+      await sql`select t.slug from tags t join event_tags et on et.tag_id = t.id group by t.slug order by count(*) desc, t.slug limit 300`
     ).map((r) => r.slug)
     // words of at least 3 titles: not the one-off serials the bench's own writes put in titles
     const words = (
       await sql`select w from events, regexp_split_to_table(lower(title), '[^a-z0-9]+') w
                 where status = 'published' and length(w) >= 4 group by w having count(*) >= 3
-                order by count(*) desc limit 400`
+                order by count(*) desc, w limit 400`
     ).map((r) => r.w)
     return { slugs, cities, categories, tags, words }
   } finally {
