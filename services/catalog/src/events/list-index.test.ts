@@ -186,13 +186,26 @@ describe('IndexData', () => {
     }
   })
 
-  test('pages and totals equal a filter-and-sort of the same rows, through puts, replacements and removals', () => {
+  /**
+   * An index with the test's cities, categories and tags: the first half of each numbered first,
+   * then `seen` other ids, then the rest (so the two halves' numbers lie `seen` apart).
+   */
+  function indexWithNumbers(seen = 0) {
     const data = new IndexData()
+    const lists = [cities, categories, tags]
     // slugs are the ids here: the index maps slugs to the numbers of the ids it has seen
-    for (const value of [...cities, ...categories, ...tags]) {
+    const number = (value: string) => {
       const map = value.startsWith('c') ? data.cities : value.startsWith('k') ? data.categories : data.tagSlugs
       map.set(value, data.numberOf(value))
     }
+    for (const list of lists) list.slice(0, list.length >> 1).forEach(number)
+    for (let i = 0; i < seen; i++) data.numberOf(`seen-${i}`)
+    for (const list of lists) list.slice(list.length >> 1).forEach(number)
+    return data
+  }
+
+  test('pages and totals equal a filter-and-sort of the same rows, through puts, replacements and removals', () => {
+    const data = indexWithNumbers()
     const rows = new Map<string, IndexRow>()
     const check = (queries: number) => {
       expect(data.size).toBe(rows.size)
@@ -227,6 +240,29 @@ describe('IndexData', () => {
     check(200)
     // every remaining id is still found, every removed one is not
     for (const id of ids) expect(data.slotOf(id) >= 0).toBe(rows.has(id))
+  })
+
+  test('pages stay exact with more city, category and tag numbers than the packed order fields hold', () => {
+    // 16,370: every number packed, the last ones near the edge; 16,378: the second half's numbers
+    // are the first half's + 16,384, the same in 14 bits (c3 reads as c1 there), so walks must
+    // read each slot's own fields; 20,000: past the edge
+    for (const seen of [16_370, 16_378, 20_000]) {
+      const data = indexWithNumbers(seen)
+      const rows = new Map<string, IndexRow>()
+      fill(data, rows, 1500)
+      churn(data, rows, [...rows.keys()], 500, 0.5)
+      for (let q = 0; q < 300; q++) {
+        const filters = {
+          kota: random() < 0.5 ? pick(cities) : undefined,
+          kategori: random() < 0.5 ? pick(categories) : undefined,
+          format: random() < 0.3 ? pick(['offline', 'online', 'hybrid']) : undefined,
+          gratis: random() < 0.3 ? pick(['0', '1']) : undefined,
+        }
+        const sort = pick(EVENT_SORTS)
+        const offset = Math.floor(random() * 200)
+        expect(data.page(filters, sort, offset, 12)).toEqual(reference(rows, filters, sort, offset, 12))
+      }
+    }
   })
 
   test('a title rank between two neighbours keeps the title order, also after the gap runs out', () => {
