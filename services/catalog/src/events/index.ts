@@ -4,7 +4,6 @@ import { cacheKey, errorResponse, movedPermanently, pagination, pageRequest, slu
 import type { CatalogContext } from '../deps'
 import { validateDiscovery } from './discovery'
 import { eventFacets } from './facets'
-import { jsonArray } from './cards'
 import { eventCalendar, eventsCalendar } from './ics'
 import { eventDetailResponse, eventListQuery, eventListResponse, slugParams } from './model'
 import { relatedDeps, relatedEvents } from './related'
@@ -37,7 +36,7 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
         })
         return cache.respond(request, key, async () => {
           const searchReady = await prepareSearch(database, query, cache.remember)
-          const [{ items, total, exact }, facets] = await Promise.all([
+          const [{ itemsJson, total, exact }, facets] = await Promise.all([
             listEvents(database, searchReady, page, {
               now: at,
               remember: cache.remember,
@@ -49,7 +48,7 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
           ])
           const pages = pagination(page, total, true)
           const json =
-            `{"success":true,"data":${jsonArray(items)},` +
+            `{"success":true,"data":${itemsJson},` +
             `"pagination":${JSON.stringify(exact ? pages : { ...pages, total_exact: false })}` +
             `${facets ? `,"facets":${JSON.stringify(facets)}` : ''}}`
           return {
@@ -98,8 +97,7 @@ export const eventRoutes = ({ database, cache, listIndex, now: clock }: CatalogC
           const self = `event:${params.slug}`
           if (!found) return { status: 404, body: { success: false, error: 'Event tidak ditemukan' }, deps: [self] }
           const related =
-            found.relatedJson ??
-            jsonArray(await relatedEvents(database, found.relatedTo, at, cache.remember, indexAtCacheVersion))
+            found.relatedJson ?? (await relatedEvents(database, found.relatedTo, at, cache.remember, indexAtCacheVersion))
           // `related` lists upcoming events: it changes when a date does
           // and when a write changes the first places of a category, city or tag it is drawn from
           const deps = [self, ...relatedDeps(found.relatedTo)]

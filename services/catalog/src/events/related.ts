@@ -16,7 +16,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { categories, cities, eventTagOrder, events, type Database, type Db } from '@app/db'
 import type { ResponseCache } from '@app/kit'
-import { CARD_FIELDS, jsonOf } from './cards'
+import { CARD_FIELDS, jsonArray, jsonOf } from './cards'
 import { CANDIDATES, RELATED_LIMIT, type IndexView } from './list-index'
 import { preparedPerDatabase } from './prepared'
 import { cardsOf } from './service'
@@ -150,7 +150,7 @@ function branchesOf(self: RelatedTo): Branch[] {
 }
 
 /**
- * The related events of `self`, each one's JSON text. With `remember` (the route's cache) each
+ * The related events of `self`, as a JSON array of their cards. With `remember` (the route's cache) each
  * branch is read once until a write touches its category, city or tag, or the date changes.
  */
 export async function relatedEvents(
@@ -159,11 +159,11 @@ export async function relatedEvents(
   nowMs: number,
   remember?: ResponseCache['remember'],
   index?: () => Promise<IndexView | undefined>,
-): Promise<string[]> {
+): Promise<string> {
   const view = await index?.()
   if (view) {
     const ids = view.related({ id: self.id, categoryId: self.categoryId, cityId: self.cityId, tagIds: self.tags.map((t) => t.id) }, nowMs)
-    return ids.length ? cardsOf(database, ids) : []
+    return ids.length ? cardsOf(database, ids) : '[]'
   }
   const expiresAt = nextDateChange(nowMs)
   const lists = await Promise.all(
@@ -188,8 +188,10 @@ export async function relatedEvents(
         2 * c.tagIds.filter((t) => selfTags.has(t)).length
       candidates.set(c.id, { ...c, score })
     }
-  return [...candidates.values()]
-    .sort((a, b) => b.score - a.score || a.startDate.localeCompare(b.startDate) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, RELATED_LIMIT)
-    .map((c) => c.card)
+  return jsonArray(
+    [...candidates.values()]
+      .sort((a, b) => b.score - a.score || a.startDate.localeCompare(b.startDate) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, RELATED_LIMIT)
+      .map((c) => c.card),
+  )
 }
