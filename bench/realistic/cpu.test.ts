@@ -21,6 +21,17 @@ describe('bench CPU accounting', () => {
     expect(use.cores.idle).toBeGreaterThanOrEqual(0)
   })
 
+  test("charges a process's main thread its own share: at most the process's, most of it while the main thread spins", () => {
+    const snapshot = () => cpuSnapshot({ self: process.pid }, {}, { main: process.pid, gone: undefined })
+    const before = snapshot()
+    const until = performance.now() + 300
+    while (performance.now() < until);
+    const use = cpuUse(before, snapshot(), 1000)
+    expect(use.cores.main!).toBeGreaterThan(0.3)
+    expect(use.cores.main!).toBeLessThanOrEqual(use.cores.self! + 0.02)
+    expect(use.cores.gone).toBeNull()
+  })
+
   test('sums every process of a name (the bench reads PostgreSQL as all its `postgres` processes)', () => {
     const name = readFileSync(`/proc/${process.pid}/comm`, 'utf8').trim()
     const snapshot = cpuSnapshot({ self: process.pid }, { sameName: name })

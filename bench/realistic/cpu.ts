@@ -22,10 +22,12 @@ export interface CpuUse {
   cores: Record<string, number | null>
 }
 
-function processSeconds(pid: number): number | null {
+/** CPU seconds of a process, or of one of its threads (`/proc/<pid>/task/<tid>/stat`: the same fields). */
+function processSeconds(pid: number, thread?: number): number | null {
   try {
     // the fields after the command name (which may hold spaces) start after its last ')'
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`
+    const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ')
     // utime and stime are the stat file's 14th and 15th fields (11th and 12th after the name)
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
   } catch {
@@ -54,13 +56,21 @@ function machineIdleSeconds(): number {
 }
 
 /**
- * The CPU seconds so far of the processes given by pid, and of all processes named in `byName`
+ * The CPU seconds so far of the processes given by pid, of all processes named in `byName`
  * (summed; a PostgreSQL backend that exits between two snapshots takes its seconds with it, so
- * the database's share is a lower bound when connections come and go: the services keep theirs).
+ * the database's share is a lower bound when connections come and go: the services keep theirs),
+ * and of the main threads of the processes in `mainThreads`: a Bun service's JavaScript runs on
+ * its main thread (tid = pid), which bounds its throughput; the process total also counts the
+ * collector's and the runtime's other threads.
  */
-export function cpuSnapshot(pids: Record<string, number | undefined>, byName: Record<string, string> = {}): CpuSnapshot {
+export function cpuSnapshot(
+  pids: Record<string, number | undefined>,
+  byName: Record<string, string> = {},
+  mainThreads: Record<string, number | undefined> = {},
+): CpuSnapshot {
   const parts: Record<string, number | null> = {}
   for (const [part, pid] of Object.entries(pids)) parts[part] = pid === undefined ? null : processSeconds(pid)
+  for (const [part, pid] of Object.entries(mainThreads)) parts[part] = pid === undefined ? null : processSeconds(pid, pid)
   for (const [part, name] of Object.entries(byName)) {
     const pids = pidsNamed(name)
     parts[part] = pids.length ? pids.reduce((sum, pid) => sum + (processSeconds(pid) ?? 0), 0) : null

@@ -51,7 +51,7 @@ function markdown(r: Report): string {
       } |`,
   )
   // the parts watched, in a fixed order; a part no run measured is left out
-  const parts = ['catalog', 'postgres', 'caddy', 'admin', 'wrk'].filter((part) =>
+  const parts = ['catalog', 'catalog thread', 'postgres', 'caddy', 'admin', 'wrk'].filter((part) =>
     r.runs.some((x) => x.cpu?.cores[part] !== undefined && x.cpu.cores[part] !== null),
   )
   const cpuRows = r.runs
@@ -66,7 +66,7 @@ function markdown(r: Report): string {
     ? [
         `Where the CPU went (from /proc around each measured run): microseconds of CPU per request, and cores used ` +
           `(${parts.join(' / ')} / idle) of the machine's ${r.machine.cpus}. The catalog answers from one JavaScript ` +
-          'thread: near 1 core it is the bound, whatever the database has left.',
+          'thread ("catalog thread", part of the catalog\'s total): near 1 core it is the bound, whatever the database has left.',
         '',
         `| scenario | ${parts.map((part) => `${part} us/request`).join(' | ')} | cores (${parts.join(' / ')} / idle) |`,
         `|---|${parts.map(() => '---|').join('')}---|`,

@@ -430,9 +430,10 @@ async function main() {
     const stopWrites = scenario.writesPerSec ? writeLoop(write, scenario.writesPerSec) : null
     const load0 = loadavg()[0]
     const watched = { catalog: catalog.pid, admin: admin.pid, caddy: scenario.viaGateway ? gateway.pid : undefined }
-    const cpu0 = cpuSnapshot(watched, { postgres: 'postgres' })
+    const snapshot = () => cpuSnapshot(watched, { postgres: 'postgres' }, { 'catalog thread': catalog.pid })
+    const cpu0 = snapshot()
     const s = await wrk(base, file, DURATION, scenario.acceptEncodings)
-    const cpu = cpuUse(cpu0, cpuSnapshot(watched, { postgres: 'postgres' }), s.requests, { wrk: s.cpuSeconds })
+    const cpu = cpuUse(cpu0, snapshot(), s.requests, { wrk: s.cpuSeconds })
     const writes = stopWrites ? await stopWrites() : null
     if (writes) submitLoaded.push(...writes.submit)
     const errors = s.connect + s.read + s.write + s.timeout + s.status + (writes?.failures ?? 0)
@@ -464,7 +465,8 @@ async function main() {
     log(
       `${scenario.name}: ${run.rps} rps, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, errors ${errors}, hit rate ${run.hitRate}, ` +
         `peak RSS ${run.peakRssMiB} MiB${run.writes ? `, submit p99 ${run.writes.submitP99Ms} ms (${run.writes.done} writes)` : ''}; ` +
-        `CPU per request: catalog ${cpu.usPerRequest.catalog} us, postgres ${cpu.usPerRequest.postgres ?? '-'} us, ` +
+        `CPU per request: catalog ${cpu.usPerRequest.catalog} us (its JavaScript thread ${cpu.usPerRequest['catalog thread']}), ` +
+        `postgres ${cpu.usPerRequest.postgres ?? '-'} us, ` +
         `wrk ${cpu.usPerRequest.wrk} us; cores: catalog ${cpu.cores.catalog}, postgres ${cpu.cores.postgres ?? '-'}, idle ${cpu.cores.idle}`,
     )
   }
