@@ -107,12 +107,15 @@ async function startService(name: 'catalog' | 'admin') {
     // the images' heap sizing (Dockerfile), so the bench measures the process as it is shipped
     BUN_JSC_forceRAMSize: '134217728',
     MIMALLOC_PURGE_DELAY: '0',
-    // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*), RESPONSE_CACHE_MB and
-    // LIST_INDEX given to the bench override it (an A/B of one setting on the same data)
+    // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*), RESPONSE_CACHE_MB,
+    // LIST_INDEX and DATABASE_READ_POOL given to the bench override it (an A/B of one setting on
+    // the same data)
     ...Object.fromEntries(
       Object.entries(process.env).filter(
         ([key]) =>
-          key.startsWith('BUN_JSC_') || key.startsWith('MIMALLOC_') || key === 'RESPONSE_CACHE_MB' || key === 'LIST_INDEX',
+          key.startsWith('BUN_JSC_') ||
+          key.startsWith('MIMALLOC_') ||
+          ['RESPONSE_CACHE_MB', 'LIST_INDEX', 'DATABASE_READ_POOL'].includes(key),
       ) as [string, string][],
     ),
   }
