@@ -15,3 +15,6 @@ export async function createTestCatalog(overrides: { submitLimitPerHour?: number
   })
   return { app, database }
 }
+
+/** The ids of a list's cards, from its JSON array text (`listEvents`' `itemsJson`). */
+export const idsOf = (itemsJson: string) => (JSON.parse(itemsJson) as { id: string }[]).map((c) => c.id)

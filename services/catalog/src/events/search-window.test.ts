@@ -6,11 +6,9 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { pageRequest } from '@app/kit'
 import { createTestDatabase, type TestDatabase } from '@app/db/testing'
+import { idsOf } from '../testing'
 import type { EventListQuery } from './model'
 import { listEvents, listQueries, prepareSearch, SEARCH_COUNT_CAP } from './service'
-
-/** The ids of a list's cards (a JSON array text). */
-const idsOf = (itemsJson: string) => (JSON.parse(itemsJson) as { id: string }[]).map((c) => c.id)
 
 let database: TestDatabase
 beforeAll(async () => {
