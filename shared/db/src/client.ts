@@ -1,4 +1,3 @@
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SQL } from 'drizzle-orm'
@@ -314,7 +313,7 @@ async function createPglite(dataDir: string | undefined, observer?: QueryObserve
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
   const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent')
   if (dataDir) (await import('node:fs')).mkdirSync(dataDir, { recursive: true })
-  return wrapPglite(await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent } }), observer)
+  return await wrapPglite(await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent } }), observer)
 }
 
 /** PGlite is one connection: `query`/`exec` count while they run, a transaction for its duration. */
@@ -349,8 +348,12 @@ function instrumentPglite(client: PGliteInterface, counter: Counter, observer?: 
   return wrap(client, true)
 }
 
-/** A Database over an already open PGlite instance. */
-export function wrapPglite(raw: PGliteInterface, observer?: QueryObserver): Database {
+/**
+ * A Database over an already open PGlite instance. Its driver is imported here, not at the top:
+ * it loads PGlite itself (0.5 MB of JavaScript), which a service on PostgreSQL never uses.
+ */
+export async function wrapPglite(raw: PGliteInterface, observer?: QueryObserver): Promise<Database> {
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite')
   const counter: Counter = { inFlight: 0 }
   const client = instrumentPglite(raw, counter, observer)
   const db = drizzlePglite(client as PGlite, { schema }) as unknown as Db
