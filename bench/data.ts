@@ -860,8 +860,8 @@ try {
 
   await step('truncate, drop indexes + foreign keys', async () => {
     await sql.begin(async (tx) => {
-      // event_search, event_title_words and event_tag_order are emptied by TRUNCATE triggers of
-      // events (migrations 0021, 0025, 0026)
+      // event_search, event_title_words, event_tag_order and event_cards are emptied by TRUNCATE
+      // triggers of events (migrations 0021, 0025, 0026, 0032)
       await tx.unsafe(
         'TRUNCATE event_tags, events, tags, categories, cities, news_articles, moderation_log RESTART IDENTITY CASCADE',
       )
@@ -875,7 +875,7 @@ try {
   await sql2.unsafe(FUNCTIONS)
   // Row and statement triggers off for the load (search documents, typo dictionary, change
   // notifications, the search copy and its lexemes, the published counts, the title words, the tag
-  // copy: migrations 0007, 0008, 0016, 0021, 0022, 0025, 0026, 0027): derived once, set-based, after the load.
+  // copy, the cards: migrations 0007, 0008, 0016, 0021, 0022, 0025, 0026, 0027, 0032): derived once, set-based, after the load.
   // A bench database is loaded as a superuser, who may do this.
   await sql.unsafe('SET session_replication_role = replica')
   await sql2.unsafe('SET session_replication_role = replica')
@@ -914,6 +914,8 @@ try {
     // published event with its list keys, for lists by tag (migration 0026), likewise
     await sql.unsafe('SELECT event_title_words_fill()')
     await sql.unsafe('SELECT event_tag_order_fill()')
+    // the list card of each published event (migration 0032), likewise
+    await sql.unsafe('SELECT event_cards_fill()')
     await sql.unsafe(`
       INSERT INTO search_words (word)
       SELECT DISTINCT w FROM (

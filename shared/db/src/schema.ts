@@ -238,6 +238,16 @@ export const eventTagOrder = pgTable(
 )
 
 /**
+ * The list card (JSON text) of each published event (migration 0032, kept by row triggers on
+ * events, categories and cities): a list page and a detail's related events read their cards
+ * here, a narrow table that stays in PostgreSQL's buffers, not from the wide events rows.
+ */
+export const eventCards = pgTable('event_cards', {
+  eventId: text('event_id').primaryKey(),
+  card: text('card').notNull(),
+})
+
+/**
  * Each word of each published title, as suggestions compare words (migration 0025, kept by row
  * triggers on events): the events whose title has a word starting with what was typed are one
  * range of the primary key (`word` is COLLATE "C" there: byte order, so a prefix is a range).

@@ -6,6 +6,7 @@ import {
   eventSearch,
   eventSearchMatch,
   eventSearchQuery,
+  eventCards,
   eventTagOrder,
   events,
   prefixSearchQuery,
@@ -527,29 +528,26 @@ export async function listEvents(database: Database, query: EventListQuery, page
 }
 
 /**
- * Published events whose id is in the array `ids` (a placeholder, `idsIn`). The ids through a subquery:
- * PostgreSQL then plans the statement once (a generic plan); given the array itself it planned it
- * again for every call, its custom plan looking cheaper (1.3 ms of planning for a 0.4 ms query;
+ * Cards whose event id is in the array `ids`. The ids through a subquery: PostgreSQL then plans
+ * the statement once (a generic plan); given the array itself it planned it again for every call,
+ * its custom plan looking cheaper (1.3 ms of planning for a 0.4 ms query;
  * pg_stat_statements.track_planning under the bench).
  */
-const publishedWithIdIn = (ids: SQL) =>
-  and(eq(events.status, 'published'), sql`${events.id} = any(array(select unnest(${ids})))`)
+const cardIdIn = (ids: SQL) => sql`${eventCards.eventId} = any(array(select unnest(${ids})))`
 
 /**
  * The list cards of several pages of published events by id, one prepared query: each page's
  * cards come back as one text, joined in its order by PostgreSQL (`w.page` numbers the pages,
  * `w.at` the ids). Read as one row per card, the rows' parsing, mapping and joining cost the
  * catalog 10-30% more CPU a page than the statement's one row per page (an in-process probe on
- * the bench data, pages of 12 cards, 1-4 pages a statement).
+ * the bench data, pages of 12 cards, 1-4 pages a statement). The cards are read from
+ * event_cards, which holds the published events' only (migration 0032).
  */
 const pageCardQueries = preparedPerDatabase((db: Db) =>
   db
-    .select({ page: sql<number>`w.page`, cards: sql<string>`string_agg(${LIST_CARD}, ',' order by w.at)` })
+    .select({ page: sql<number>`w.page`, cards: sql<string>`string_agg(${eventCards.card}, ',' order by w.at)` })
     .from(sql`unnest(${sql.placeholder('ids')}::text[], ${sql.placeholder('pages')}::int[]) with ordinality as w(id, page, at)`)
-    .innerJoin(events, sql`${events.id} = w.id`)
-    .innerJoin(categories, eq(categories.id, events.categoryId))
-    .leftJoin(cities, eq(cities.id, events.cityId))
-    .where(eq(events.status, 'published'))
+    .innerJoin(eventCards, sql`${eventCards.eventId} = w.id`)
     .groupBy(sql`w.page`)
     .prepare('list_cards_by_page'),
 )
@@ -581,19 +579,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DETAIL = jsonOf([...CARD_FIELDS, ...DETAIL_FIELDS])
 
 /**
- * The list cards of the ids in the array `ids`, as one JSON array body in their order: beside the
- * detail's columns, a detail's miss reads its event and its related events (their ids known from
- * the list index) in one statement. Inside, "events" names the subquery's own rows.
+ * The list cards of the published events among the ids in the array `ids`, in their order, as
+ * one text (event_cards, migration 0032): beside the detail's columns, a detail's miss reads its
+ * event and its related events (their ids known from the list index) in one statement.
  */
 const relatedCardsOf = (db: Db, ids: SQL) =>
   sql<string>`(${db
     .select({
-      cards: sql`coalesce(string_agg(${LIST_CARD}, ',' order by array_position(${ids}, ${events.id})), '')`,
+      cards: sql`coalesce(string_agg(${eventCards.card}, ',' order by array_position(${ids}, ${eventCards.eventId})), '')`,
     })
-    .from(events)
-    .innerJoin(categories, eq(categories.id, events.categoryId))
-    .leftJoin(cities, eq(cities.id, events.cityId))
-    .where(publishedWithIdIn(ids))})`
+    .from(eventCards)
+    .where(cardIdIn(ids))})`
 
 /** The detail query, built once per database: drizzle would build its SQL text again on every call. */
 function buildDetailQueries(db: Db) {
