@@ -2,11 +2,11 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 
 import {
   categories,
   cities,
+  eventCards,
   eventCounts,
   eventSearch,
   eventSearchMatch,
   eventSearchQuery,
-  eventCards,
   eventTagOrder,
   events,
   prefixSearchQuery,
@@ -541,7 +541,7 @@ const cardIdIn = (ids: SQL) => sql`${eventCards.eventId} = any(array(select unne
  * `w.at` the ids). Read as one row per card, the rows' parsing, mapping and joining cost the
  * catalog 10-30% more CPU a page than the statement's one row per page (an in-process probe on
  * the bench data, pages of 12 cards, 1-4 pages a statement). The cards are read from
- * event_cards, which holds the published events' only (migration 0032).
+ * event_cards, which holds only the published events' (migration 0032).
  */
 const pageCardQueries = preparedPerDatabase((db: Db) =>
   db
