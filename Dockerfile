@@ -21,10 +21,11 @@ ENV NODE_ENV=production
 # host a catalog under miss-heavy load peaked at 290-380 MiB, with this at 150-165 MiB for the
 # same throughput (bench/results, README Performance). Override per deployment if a limit is larger.
 ENV BUN_JSC_forceRAMSize=134217728
-# Bun's allocator (mimalloc) keeps freed pages for a while before returning them to the system:
-# returned at once, a catalog's peak under the realistic bench fell 204 -> 187 MiB (two runs each)
-# for the same throughput
-ENV MIMALLOC_PURGE_DELAY=0
+# How long Bun's allocator (mimalloc) keeps freed pages before returning them to the system:
+# its own default, 10 ms. Returned at once (0, until the twenty-sixth round) every large buffer an
+# answer allocates was faulted in again and every return was a madvise with a TLB flush on both
+# cores: ~30% of the catalog's CPU under distinct URLs, for ~10 MiB less at peak (README Performance)
+ENV MIMALLOC_PURGE_DELAY=10
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=deps /app/shared ./shared
 COPY --from=deps /app/services ./services

@@ -106,7 +106,7 @@ async function startService(name: 'catalog' | 'admin') {
     ADMIN_PASSWORD,
     // the images' heap sizing (Dockerfile), so the bench measures the process as it is shipped
     BUN_JSC_forceRAMSize: '134217728',
-    MIMALLOC_PURGE_DELAY: '0',
+    MIMALLOC_PURGE_DELAY: '10',
     // JavaScriptCore and allocator options (BUN_JSC_*, MIMALLOC_*), RESPONSE_CACHE_MB,
     // LIST_INDEX and DATABASE_READ_POOL given to the bench override it (an A/B of one setting on
     // the same data)

@@ -44,8 +44,9 @@ export function negotiateEncoding(acceptEncoding: string | null): Encoding | und
 
 /**
  * brotli's window for an answer of `bytes`: no larger than the answer needs. Its default (4 MiB)
- * sizes the encoder's state, which the images' MIMALLOC_PURGE_DELAY=0 returns to the system after
- * every call and faults in again: 2.8 ms for a 4.4 KB detail at quality 5, 80 us with 64 KiB.
+ * sizes the encoder's state, which an allocator returning freed pages at once (MIMALLOC_PURGE_DELAY=0,
+ * the images' setting until the twenty-sixth round) gives back after every call and faults in
+ * again: 2.8 ms for a 4.4 KB detail at quality 5, 80 us with 64 KiB.
  */
 const brotliWindowBits = (bytes: number) => Math.min(22, Math.max(16, Math.ceil(Math.log2(bytes))))
 
@@ -68,8 +69,8 @@ export function compress(encoding: Encoding, data: Uint8Array | string): Uint8Ar
     case 'gzip':
       // Bun's own binding: node:zlib's keeps a stream per call until the GC finalises it, native
       // memory the GC does not see (RSS grew by hundreds of MB under miss-heavy load). libdeflate
-      // level 1, since every cache miss compresses once: per 4.6 KB detail answer with the
-      // images' MIMALLOC_PURGE_DELAY=0, zlib 6 55 us, libdeflate 6 117 us (its larger state is
+      // level 1, since every cache miss compresses once: per 4.6 KB detail answer with
+      // MIMALLOC_PURGE_DELAY=0, zlib 6 55 us, libdeflate 6 117 us (its larger state is
       // returned to the system and faulted in again on every call), libdeflate 1 29 us; bytes +2%
       // on a detail (ratio 0.313 vs 0.306), +11% on a 100-card list (0.225 vs 0.203)
       return Bun.gzipSync(input as Uint8Array<ArrayBuffer>, { level: 1, library: 'libdeflate' })
