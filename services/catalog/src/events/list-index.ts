@@ -235,6 +235,11 @@ export class IndexData {
   private category: Int32Array
   private format: Uint8Array
   private free: Uint8Array
+  /**
+   * Each slot's city, category, format and price packed in one word (`fieldsOf`), as the orders
+   * keep them by position: a scan of a tag's or a search's events compares one read with a mask.
+   */
+  private slotFields: Uint32Array
   /** an event's tags: tagCount[slot] numbers from tagPool[tagStart[slot]] (a replaced event's old
    * run stays unused in the pool until the next load) */
   private tagStart: Int32Array
@@ -266,6 +271,7 @@ export class IndexData {
     this.category = new Int32Array(this.cap)
     this.format = new Uint8Array(this.cap)
     this.free = new Uint8Array(this.cap)
+    this.slotFields = new Uint32Array(this.cap)
     this.tagStart = new Int32Array(this.cap)
     this.tagCount = new Uint8Array(this.cap)
     this.slugKey = new Int32Array(this.cap)
@@ -331,6 +337,7 @@ export class IndexData {
     this.category = widen(this.category)
     this.format = widen(this.format)
     this.free = widen(this.free)
+    this.slotFields = widen(this.slotFields)
     this.tagStart = widen(this.tagStart)
     this.tagCount = widen(this.tagCount)
     this.slugKey = widen(this.slugKey)
@@ -419,6 +426,7 @@ export class IndexData {
     this.category[slot] = this.numberOf(row.categoryId)
     this.format[slot] = FORMATS[row.format]
     this.free[slot] = row.isFree ? 1 : 0
+    this.slotFields[slot] = this.fieldsOf(slot)
     if (this.tagPoolLength > 2 * this.tagsHeld + 4096) this.compactTags()
     if (this.tagPoolLength + tagIds.length > this.tagPool.length) {
       const grown = new Int32Array(Math.ceil((this.tagPoolLength + tagIds.length) * 1.25) + 1024)
@@ -633,6 +641,7 @@ export class IndexData {
     if (matchBits && matchCount === 0) return none
     // the smallest posting among the filters drives; format and price only check
     let driver: { items: Int32Array; length: number } | undefined
+    let tagDrives = false
     for (const [map, key] of [
       [this.byCity, city],
       [this.byCategory, category],
@@ -641,12 +650,16 @@ export class IndexData {
       if (key < 0) continue
       const list = map.get(key)
       if (!list || list.length === 0) return none
-      if (!driver || list.length < driver.length) driver = list
+      if (!driver || list.length < driver.length) (driver = list), (tagDrives = map === this.byTag)
     }
     // a search alone needs its list only to sort a few matches (a common word's page is walked)
     const onlyMatch = matchBits && city < 0 && category < 0 && format < 0 && free < 0 && tag < 0
-    if (matchBits && (!driver || matchCount < driver.length) && !(onlyMatch && matchCount > SORT_AT_MOST))
+    let matchDrives = false
+    if (matchBits && (!driver || matchCount < driver.length) && !(onlyMatch && matchCount > SORT_AT_MOST)) {
       driver = { items: slotsOf(matchBits), length: matchCount }
+      tagDrives = false
+      matchDrives = true
+    }
     const cities = this.city
     const categories = this.category
     const formats = this.format
@@ -664,9 +677,23 @@ export class IndexData {
       (category < 0 || categories[slot] === category) &&
       (format < 0 || formats[slot] === format) &&
       (free < 0 || frees[slot] === free)
-    const filtered = (slot: number) => fieldsMatch(slot) && (tag < 0 || hasTag(slot))
-    // a list without a search checks no bitmap per slot
-    const matches = matchBits ? (slot: number) => inMatch(slot) && filtered(slot) : filtered
+    // the filters as one mask and value over the packed fields (fieldsOf)
+    const packed = this.fieldsHeld && city < FIELD_NUMBER_MAX && category < FIELD_NUMBER_MAX
+    const mask = (city >= 0 ? FIELD_NUMBER_MAX << 17 : 0) | (category >= 0 ? FIELD_NUMBER_MAX << 3 : 0) | (format >= 0 ? 6 : 0) | (free >= 0 ? 1 : 0)
+    const want =
+      (city >= 0 ? (city + 1) << 17 : 0) | (category >= 0 ? (category + 1) << 3 : 0) | (format >= 0 ? format << 1 : 0) | (free >= 0 ? free : 0)
+    const slotFields = this.slotFields
+    // a slot of the driver: what the driver itself holds is not checked again (a tag's events
+    // have the tag), the other fields in one read (the scans of tag pages were most of a list
+    // miss's page cost, four arrays read at random places per slot)
+    const checkTag = tag >= 0 && !tagDrives
+    const checkMatch = !!matchBits && !matchDrives
+    const matches = (slot: number) =>
+      (packed ? (slotFields[slot] & mask) === want : fieldsMatch(slot)) &&
+      (!checkTag || hasTag(slot)) &&
+      (!checkMatch || inMatch(slot))
+    // the driver's own filter alone: every slot of it matches
+    const driverOnly = mask === 0 && !checkTag && !checkMatch
     const name: OrderName = sort === 'created_at_desc' ? 'created' : sort === 'price_asc' ? 'price' : sort === 'title_asc' ? 'title' : 'start'
     const backwards = sort === 'start_date_desc'
     const order = this.orders[name]
@@ -685,15 +712,20 @@ export class IndexData {
       total = 0
       if (cells) for (let cell = 0; cell < 6; cell++) if ((format < 0 || format === cell >> 1) && (free < 0 || free === (cell & 1))) total += cells[cell]
     } else {
-      const hits = new Int32Array(Math.min(driver!.length, SORT_AT_MOST + 1))
-      total = 0
-      for (let i = 0; i < driver!.length; i++) {
-        const slot = driver!.items[i]
-        if (!matches(slot)) continue
-        if (total <= SORT_AT_MOST) hits[total] = slot
-        total++
+      if (driverOnly) {
+        total = driver!.length
+        if (total <= SORT_AT_MOST) found = driver!.items.subarray(0, total)
+      } else {
+        const hits = new Int32Array(Math.min(driver!.length, SORT_AT_MOST + 1))
+        total = 0
+        for (let i = 0; i < driver!.length; i++) {
+          const slot = driver!.items[i]
+          if (!matches(slot)) continue
+          if (total <= SORT_AT_MOST) hits[total] = slot
+          total++
+        }
+        if (total <= SORT_AT_MOST) found = hits.subarray(0, total)
       }
-      if (total <= SORT_AT_MOST) found = hits.subarray(0, total)
     }
     if (offset >= total) return { ids: [], total }
     if (city < 0 && category < 0 && format < 0 && free < 0 && tag < 0 && !matchBits) {
@@ -722,12 +754,7 @@ export class IndexData {
     const slots = order.slots
     const last = order.length - 1
     let skipped = 0
-    // the filters as one mask and value over the packed fields (fieldsOf)
     const fields = order.fields
-    const packed = this.fieldsHeld && city < FIELD_NUMBER_MAX && category < FIELD_NUMBER_MAX
-    const mask = (city >= 0 ? FIELD_NUMBER_MAX << 17 : 0) | (category >= 0 ? FIELD_NUMBER_MAX << 3 : 0) | (format >= 0 ? 6 : 0) | (free >= 0 ? 1 : 0)
-    const want =
-      (city >= 0 ? (city + 1) << 17 : 0) | (category >= 0 ? (category + 1) << 3 : 0) | (format >= 0 ? format << 1 : 0) | (free >= 0 ? free : 0)
     for (let i = 0; i <= last && ids.length < limit; i++) {
       const at = backwards ? last - i : i
       const slot = slots[at]
