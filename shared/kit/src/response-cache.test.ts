@@ -174,6 +174,36 @@ describe('response cache', () => {
     expect(cache.stats().hotBytes).toBeLessThanOrEqual(30_000)
   })
 
+  test('the main part keeps new answers plain; one that cools unasked leaves instead when the full main part holds answers asked more', async () => {
+    // ~20 KB that compresses to about half: the main part holds a dozen or so
+    const body = (n: number) => ({ n, items: Array.from({ length: 400 }, (_, i) => ({ id: i, code: Bun.hash(`${n}:${i}`).toString(36) })) })
+    const cache = createResponseCache({ versions: fixedVersion({ v: 1 }), maxBytes: 200_000, hotBytes: 30_000 })
+    const ask = async (n: number) => {
+      const response = await cache.respond(request(), `k${n}`, async () => ({ status: 200, body: body(n) }))
+      expect(await response.json()).toEqual(body(n))
+      return response.headers.get('x-cache')
+    }
+    // while the main part has room, answers that cool are compressed, asked again or not
+    for (let n = 0; n < 20; n++) await ask(n)
+    const filled = cache.stats()
+    expect(filled.compressed).toBeGreaterThan(5)
+    expect(filled.unasked).toBe(0)
+    // answers asked three times (the last in the main part), then answers asked twice: these take
+    // the places of answers asked as often or less (least recently used first), then, the main part
+    // holding only answers asked more, leave as they cool, uncompressed, and push none out
+    for (let n = 100; n < 115; n++) await ask(n), await ask(n), await ask(n)
+    for (let n = 100; n < 115; n++) expect(await ask(n)).toBe('hit')
+    const before = cache.stats()
+    for (let n = 200; n < 250; n++) await ask(n), await ask(n)
+    const after = cache.stats()
+    expect(after.unasked - before.unasked).toBeGreaterThan(10)
+    expect(after.bytes).toBeLessThanOrEqual(200_000)
+    expect(after.hotBytes).toBeLessThanOrEqual(30_000)
+    for (let n = 100; n < 115; n++) expect(await ask(n)).toBe('hit')
+    expect(await ask(249 - 5)).toBe('miss')
+    for (let n = 0; n < 20; n++) expect(await ask(n)).toBe('miss')
+  })
+
   test('a write drops exactly the answers that depend on its keys', async () => {
     let listener: (version: number, keys: string[] | null) => void = () => {}
     const box = { v: 1 }
@@ -256,6 +286,39 @@ describe('response cache', () => {
     expect(await read('d', ['list:city:surabaya'])).toBe(d2)
     write(['list:city:surabaya'])
     expect(await read('d', ['list:city:surabaya'])).not.toBe(d2)
+  })
+
+  test('a change key named twice by an answer, or whose dependents mostly left, drops exactly the answers left', async () => {
+    let listener: (version: number, keys: string[] | null) => void = () => {}
+    const box = { v: 1 }
+    const versions: VersionSource = { current: async () => box.v, onChange: (l) => (listener = l) }
+    const cache = createResponseCache({ versions })
+    const write = (keys: string[]) => listener(++box.v, keys)
+    let n = 0
+    const read = async (i: number) =>
+      (
+        (await (
+          await cache.respond(request(), `l${i}`, async () => ({ status: 200, body: { n: ++n }, deps: ['list:all', `event:${i}`, 'list:all'] }))
+        ).json()) as { n: number }
+      ).n
+    const first = await Promise.all(Array.from({ length: 40 }, (_, i) => read(i)))
+    // 30 leave by their own keys: the shared key's list of dependents is compacted on the way
+    for (let i = 0; i < 30; i++) write([`event:${i}`])
+    expect(cache.stats().invalidated).toBe(30)
+    for (let i = 30; i < 40; i++) expect(await read(i)).toBe(first[i])
+    // the dropped ones come back, and the shared key drops all 40 (each once)
+    const again = await Promise.all(Array.from({ length: 30 }, (_, i) => read(i)))
+    again.forEach((value, i) => expect(value).not.toBe(first[i]))
+    write(['list:all'])
+    expect(cache.stats().invalidated).toBe(70)
+    expect(cache.size).toBe(0)
+    for (let i = 0; i < 40; i++) expect(await read(i)).toBeGreaterThan(n - 40)
+    expect(cache.size).toBe(40)
+    // the last answer stored on the shared key, dropped by its own and stored again, is still its dependent
+    write(['event:39'])
+    const back = await read(39)
+    write(['list:all'])
+    expect(await read(39)).not.toBe(back)
   })
 
   test('cache keys ignore parameter order and absent values', () => {
