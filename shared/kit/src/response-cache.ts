@@ -256,10 +256,9 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     else for (const node of entry.deps) unlink(node)
   }
 
-  /** The entry stored under `key` when it depends on `node`. */
-  function dependent(node: Dependents, key: string): Entry | undefined {
-    const entry = entries.get(key)
-    return entry?.deps?.includes(node) ? entry : undefined
+  /** Whether the entry stored under `key` depends on `node`. */
+  function dependsOn(node: Dependents, key: string): boolean {
+    return entries.get(key)?.deps?.includes(node) ?? false
   }
 
   /** Adds `entry` (stored under `key`) to the dependents of each of `deps` (a change key named twice, once). */
@@ -281,7 +280,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     // keys of dropped entries are left in the list until they are most of it
     else if (node.keys.length > 2 * node.live + 8) {
       const seen = new Set<string>()
-      node.keys = node.keys.filter((key) => !seen.has(key) && (seen.add(key), dependent(node, key) !== undefined))
+      node.keys = node.keys.filter((key) => !seen.has(key) && (seen.add(key), dependsOn(node, key)))
     }
   }
 
@@ -302,7 +301,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     const doomed = new Set(undeclared)
     for (const dep of keys) {
       const node = dependents.get(dep)
-      if (node) for (const key of node.keys) if (dependent(node, key)) doomed.add(key)
+      if (node) for (const key of node.keys) if (dependsOn(node, key)) doomed.add(key)
     }
     for (const key of doomed) remove(key)
     counters.invalidated += doomed.size
