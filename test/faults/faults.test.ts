@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { freePort, repoRoot, startStack, stopProcess, type ServiceProcess, type Stack } from '../../scripts/stack-lib'
 import { freezePostgres, thaw } from './postgres-faults'
-import { integrityProblems, runTraffic, summary, type Kind, type Outcome } from './traffic'
+import { failureLogLines, integrityProblems, runTraffic, summary, type Kind, type Outcome } from './traffic'
 
 const ADMIN = { username: 'gangguan', password: 'kata-sandi-uji-gangguan-2026' }
 // a request that takes longer than this is hung, whatever the fault
@@ -358,6 +358,7 @@ describe('faults under traffic', () => {
       }
     })
     console.log('rolling SIGTERM:', summary(outcomes))
+    for (const line of failureLogLines(stack.workDir, outcomes)) console.log(line)
     expectNoHang(outcomes)
     expect(outcomes.filter((o) => o.status !== 200 && o.status !== 201)).toEqual([])
     await expectIntegrity(runId, outcomes)
@@ -371,6 +372,7 @@ describe('faults under traffic', () => {
       }
     }, 4, false, true)
     console.log('caddy reloads:', summary(outcomes), `${outcomes.filter((o) => o.retried).length} retried after a connection error`)
+    for (const line of failureLogLines(stack.workDir, outcomes)) console.log(line)
     expectNoHang(outcomes)
     expect(outcomes.filter((o) => o.status !== 200 && o.status !== 201)).toEqual([])
     await expectIntegrity(runId, outcomes)

@@ -2,6 +2,8 @@
 // gateway (count, time and per-request limits), every outcome recorded. Reads use a fresh URL
 // each time (a page number or a search word never asked before), so each one reaches the
 // database rather than a replica's response cache. Loopback only.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import postgres from 'postgres'
 
 export interface Outcome {
@@ -12,6 +14,10 @@ export interface Outcome {
   envelope: boolean // a non-2xx answer had the {success:false,error} envelope
   retried?: boolean
   title?: string // submissions: the unique title sent
+  // a non-2xx answer: its envelope's message (the gateway's or the service's own, which tells
+  // them apart) and the request id the gateway and the service logged it under
+  error?: string
+  requestId?: string
 }
 
 export type Kind = 'read' | 'search' | 'news' | 'submit' | 'upload' | 'admin'
@@ -114,6 +120,8 @@ export async function runTraffic(o: TrafficOptions): Promise<Outcome[]> {
       let status = 0
       let envelope = false
       let retried = false
+      let error: string | undefined
+      let requestId: string | undefined
       const send = () =>
         fetch(`${o.gateway}${path}`, {
           ...(kind === 'upload' ? request(kind, n, o).init : init),
@@ -132,13 +140,24 @@ export async function runTraffic(o: TrafficOptions): Promise<Outcome[]> {
         status = res.status
         const text = await res.text()
         if (status >= 300) {
+          requestId = res.headers.get('x-request-id') ?? undefined
           const body = JSON.parse(text)
           envelope = body?.success === false && typeof body.error === 'string'
+          if (envelope) error = body.error
         }
       } catch {
         // status 0 (or a non-JSON body: envelope stays false)
       }
-      outcomes.push({ kind, status, startedAt, ms: performance.now() - startedAt, envelope, title, retried })
+      outcomes.push({
+        kind,
+        status,
+        startedAt,
+        ms: performance.now() - startedAt,
+        envelope,
+        title,
+        retried,
+        ...(status >= 300 ? { error, requestId } : {}),
+      })
       if (o.pauseMs) await Bun.sleep(o.pauseMs)
     }
   }
@@ -147,6 +166,21 @@ export async function runTraffic(o: TrafficOptions): Promise<Outcome[]> {
 }
 
 /** Counts by kind and status, for failure messages. */
+/**
+ * The log lines (services' and the gateway's, in `workDir`) that name the request id of a failed
+ * outcome: printed before a "zero failed requests" assertion, so a failure says which part
+ * answered it and why, after the stack and its logs are gone.
+ */
+export function failureLogLines(workDir: string, outcomes: Outcome[]): string[] {
+  const ids = outcomes.filter((o) => o.status >= 300 && o.requestId).map((o) => o.requestId!)
+  if (ids.length === 0) return []
+  const lines: string[] = []
+  for (const file of readdirSync(workDir).filter((f) => f.endsWith('.log')))
+    for (const line of readFileSync(join(workDir, file), 'utf8').split('\n'))
+      if (ids.some((id) => line.includes(id))) lines.push(`${file}: ${line.slice(0, 600)}`)
+  return lines
+}
+
 export function summary(outcomes: Outcome[]): Record<string, number> {
   const counts: Record<string, number> = {}
   for (const o of outcomes) counts[`${o.kind} ${o.status}`] = (counts[`${o.kind} ${o.status}`] ?? 0) + 1
